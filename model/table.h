@@ -1,0 +1,83 @@
+/* table: an exit-timing table (per exit type: count, min, max, sum, sum of
+ * squares, avg, stddev, time%) in usec, and its text forms: `kvm` (the seed's
+ * layout), `debugfs` (arch/powerpc/kvm/timing.c), `perf` (perf kvm stat
+ * report), `csv` and `json`. Parsers accept the seed tables exactly as
+ * published, digit-grouping quirks included. */
+#ifndef TABLE_H
+#define TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exits.h"
+#include "sim_err.h"
+
+typedef enum table_fmt {
+    TFMT_KVM,
+    TFMT_DEBUGFS,
+    TFMT_PERF,
+    TFMT_CSV,
+    TFMT_JSON,
+    TFMT__COUNT,
+    TFMT_AUTO = -1, /* parsers: guess from the content */
+} table_fmt;
+const char *table_fmt_name(table_fmt f); /* "kvm" ... */
+int table_fmt_from_name(const char *name); /* -1 if unknown */
+
+/* Values are in usec (sum_sq in usec^2). A value a format does not carry is
+ * NAN (e.g. sum_sq in a kvm table, which prints stddev instead). */
+typedef struct table_row {
+    bool present; /* the row appears in the table */
+    uint64_t count;
+    double min, max, sum, sum_sq;
+    double avg, stddev, time_pct;
+    unsigned line; /* line it was parsed from, 0 if built */
+} table_row;
+
+typedef struct table {
+    char title[128];     /* first line of a kvm table ("NO PV support"), or "" */
+    double traced_usec;  /* traced duration; NAN if the format lacks it */
+    table_row rows[EXIT__COUNT];
+    bool never_hit[EXIT__COUNT]; /* listed on a "*never hit" line */
+} table;
+
+void table_init(table *t);
+
+/* Derives avg, stddev (population, as the kernel's exit timing) and time%
+ * from count/sum/sum_sq/traced where those are known. */
+void table_finish(table *t);
+
+/* A copy with every EMUL_* row folded into EMULINST (the seed's layout). */
+void table_fold_emul(const table *in, table *out);
+
+/* Parses text of the given format (TFMT_AUTO guesses). `name` is used in
+ * messages: "name:line: what was expected". */
+SIM_MUST_CHECK sim_err table_parse(table *t, const char *text, size_t len,
+                                   table_fmt fmt, const char *name);
+SIM_MUST_CHECK sim_err table_read_file(table *t, const char *path,
+                                       table_fmt fmt);
+
+/* Internal consistency: avg ~ sum/count, time% ~ sum/traced, counts of the
+ * exit rows add up to TIMEINGUEST's, min <= avg <= max. Writes one line per
+ * problem (naming the row's line) to `report` (may be NULL) and returns
+ * SIM_ERR_CHECK if any. */
+SIM_MUST_CHECK sim_err table_check(const table *t, const char *name,
+                                   FILE *report);
+
+typedef struct table_write_opts {
+    bool fold_emul;     /* one EMULINST row; kvm/json also print the EMUL_*
+                           breakdown beneath it */
+    double tb_per_usec; /* debugfs in 3.1+ form when > 0: sum_squared in
+                           tick*usec, unused rows min = 0xFFFFFFFF/tb */
+} table_write_opts;
+
+SIM_MUST_CHECK sim_err table_write(FILE *f, const table *t, table_fmt fmt,
+                                   const table_write_opts *o);
+
+/* Side by side with per-row relative differences ((b - a) / a). */
+SIM_MUST_CHECK sim_err table_diff(FILE *f, const table *a, const char *name_a,
+                                  const table *b, const char *name_b,
+                                  bool proportions);
+
+#endif

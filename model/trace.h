@@ -1,0 +1,125 @@
+/* trace: the trace.bin v1 file (docs/trace-format.md): a versioned header,
+ * CRC-protected chunks of fixed-size 32-byte records, a footer with per-type
+ * counts and a trailer pointing at it. Little-endian on disk. Streaming,
+ * constant memory; written to a temporary name and renamed on close. */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exits.h"
+#include "sim_err.h"
+
+#define TRACE_VERSION 1
+#define TRACE_HEADER_SIZE 128
+#define TRACE_RECORD_SIZE 32
+#define TRACE_CHUNK_RECORDS 65536u /* records per chunk, the last may be short */
+#define TRACE_FOOTER_SLOTS 64      /* per-type count slots in the footer */
+
+/* Record kinds. */
+enum trace_kind {
+    TREC_EXIT = 1,       /* one guest exit */
+    TREC_GTLB_WRITE = 2, /* guest tlbwe of one word (kvm_gtlb_write) */
+    TREC_STLB_WRITE = 3, /* shadow entry written in a hardware slot */
+    TREC_STLB_INVAL = 4, /* shadow entry released */
+    TREC_MARKER = 5,     /* a point in the run (phase change, note) */
+    TREC__MAX = 5,
+};
+
+/* Flags of exit records. */
+#define TRF_HANDLER_KNOWN 0x01u /* `handler` holds measured/assigned ticks */
+#define TRF_GUEST_KNOWN 0x02u   /* `guest` holds measured/assigned ticks */
+#define TRF_GUEST_PR 0x04u      /* guest was in problem state (MSR[PR]=1) */
+#define TRF_USERSPACE 0x08u     /* the exit went to user space (heavy) */
+#define TRF__ALL 0x0fu
+
+/* One record. Field meaning by kind:
+ *            EXIT                      GTLB/STLB_WRITE     STLB_INVAL  MARKER
+ *   type     exit_type                 TLB index 0..63     slot        marker id
+ *   irq      BookE interrupt number    TID                 0           0
+ *   flags    TRF_*                     0                   0           0
+ *   pc       guest pc                  word0               0           0
+ *   inst     last instruction word     word1               0           0
+ *   addr     DEAR / ESR / fault addr   word2               0           0
+ *   tb       timebase at exit          timebase            timebase    timebase
+ *   handler  ticks exit -> entry       0                   0           value
+ *   guest    ticks entry -> next exit  0                   0           0
+ */
+typedef struct trace_rec {
+    uint8_t kind;
+    uint8_t type;
+    uint8_t irq;
+    uint8_t flags;
+    uint32_t pc;
+    uint32_t inst;
+    uint32_t addr;
+    uint64_t tb;
+    uint32_t handler;
+    uint32_t guest;
+} trace_rec;
+_Static_assert(sizeof(trace_rec) == TRACE_RECORD_SIZE, "record is 32 bytes");
+
+/* Where a trace came from. */
+enum trace_source {
+    TSRC_UNKNOWN = 0,
+    TSRC_SYNTH = 1,  /* sim trace synth */
+    TSRC_CPU440 = 2, /* sim record */
+    TSRC_FTRACE = 3, /* sim import ftrace */
+    TSRC_TEXT = 4,   /* sim trace pack of hand-written text */
+    TSRC__MAX = 4,
+};
+const char *trace_source_name(unsigned src); /* "synth"; NULL if unknown */
+int trace_source_from_name(const char *name);
+
+typedef struct trace_header {
+    uint16_t version;     /* filled by the reader; writer uses TRACE_VERSION */
+    uint16_t record_size; /* filled by the reader */
+    uint32_t source;      /* enum trace_source */
+    uint64_t tb_hz;       /* timebase frequency, > 0 */
+    uint64_t core_hz;     /* core clock, > 0 */
+    char workload[32];    /* NUL-terminated, printable ASCII */
+    char tool_version[16];
+    char cost_label[32]; /* what produced handler/guest ticks: "measured",
+                            "synth:<profile>", "flat-default" ... */
+} trace_header;
+
+typedef struct trace_footer {
+    uint64_t n_records;
+    uint64_t n_exits;
+    uint64_t n_chunks;
+    uint64_t first_tb; /* tb of the first record, 0 if empty */
+    uint64_t last_tb;  /* tb of the last record */
+    uint64_t kind_counts[8];                  /* by enum trace_kind */
+    uint64_t type_counts[TRACE_FOOTER_SLOTS]; /* exits by exit_type */
+} trace_footer;
+
+/* ---- writing ---- */
+typedef struct trace_writer trace_writer;
+/* Creates a temporary file beside path; nothing appears under path until
+ * trace_writer_close succeeds. */
+SIM_MUST_CHECK sim_err trace_writer_open(trace_writer **w, const char *path,
+                                         const trace_header *h);
+/* Appends one record (validated: kind, exit type, flags). */
+SIM_MUST_CHECK sim_err trace_writer_put(trace_writer *w, const trace_rec *r);
+/* Flushes, writes footer and trailer, fsyncs, renames to path, frees w. */
+SIM_MUST_CHECK sim_err trace_writer_close(trace_writer *w);
+/* Removes the temporary file and frees w (error paths, Ctrl-C before data). */
+void trace_writer_abort(trace_writer *w);
+
+/* ---- reading ---- */
+typedef struct trace_reader trace_reader;
+/* Opens and validates the header (magic, version, record size, CRC). */
+SIM_MUST_CHECK sim_err trace_reader_open(trace_reader **r, const char *path);
+const trace_header *trace_reader_header(const trace_reader *r);
+/* Next chunk of records, CRC-checked: *recs points into the reader's buffer,
+ * valid until the next call; *n == 0 at the clean end, which also checks the
+ * footer against what was read. Errors name the file and byte offset. */
+SIM_MUST_CHECK sim_err trace_reader_next(trace_reader *r,
+                                         const trace_rec **recs, size_t *n);
+/* Footer read directly from the end of the file (instant, for trace info). */
+SIM_MUST_CHECK sim_err trace_read_footer(const char *path, trace_header *h,
+                                         trace_footer *f);
+void trace_reader_close(trace_reader *r);
+
+#endif

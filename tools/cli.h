@@ -1,0 +1,23 @@
+/* cli: the `sim` subcommands. Each takes argc/argv from its own name on
+ * (argv[0] = "trace", ...) and returns the process exit code: 0 ok, 1 a check
+ * failed, 2 bad usage or bad input (message already printed). */
+#ifndef CLI_H
+#define CLI_H
+
+#include "sim_err.h"
+
+int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
+int cli_replay(int argc, char **argv); /* cli_replay.c */
+int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
+
+/* Prints "sim: <message>" (the last sim_errmsg, or the status text) to
+ * stderr and returns the exit code for e. */
+int cli_report(sim_err e);
+/* Prints "sim: <fmt>" plus a hint to run --help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
+ * success. */
+int cli_parse_u64(const char *s, unsigned long long *v);
+
+#endif

@@ -1,0 +1,101 @@
+/* sim: the sim440 command line. Dispatches `sim <command> [options]`. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim_config.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"replay", cli_replay, "replay a trace through the model, print the exit-timing table"},
+    {"trace", cli_trace, "trace files: info | dump | pack | synth"},
+    {"table", cli_table, "exit-timing tables: show | convert | diff"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: sim <command> [options]   (sim <command> --help for details)\n"
+            "\n"
+            "sim440 %s: a cycle-level simulator of the KVM exit path on the PowerPC 440.\n"
+            "\n"
+            "commands:\n",
+            SIM_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n"
+               "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input.\n");
+}
+
+int cli_report(sim_err e)
+{
+    const char *m = sim_errmsg();
+    fprintf(stderr, "sim: %s\n", (m && *m) ? m : sim_strerror(e));
+    return sim_exit_code(e);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "sim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see: sim %s --help)\n", cmd);
+    return 2;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno == ERANGE)
+        return -1;
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1000ULL, end++;
+    else if (*end == 'M')
+        mul = 1000000ULL, end++;
+    else if (*end == 'G')
+        mul = 1000000000ULL, end++;
+    if (*end != '\0' || end == s)
+        return -1;
+    if (mul > 1 && x > ~0ULL / mul)
+        return -1;
+    *v = x * mul;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("sim440 %s\n", SIM_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "sim: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
