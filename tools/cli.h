@@ -9,6 +9,8 @@
 int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
 int cli_replay(int argc, char **argv); /* cli_replay.c */
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
+/* `sim trace synth ...` (argv[0] = "synth"), in cli_synth.c */
+int cli_trace_synth(int argc, char **argv);
 
 /* Prints "sim: <message>" (the last sim_errmsg, or the status text) to
  * stderr and returns the exit code for e. */
