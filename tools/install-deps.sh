@@ -2,7 +2,7 @@
 # Installs every Debian package sim440 needs (idempotent; apt-get only, no
 # other downloads). Run as root, or as a user who may sudo.
 set -eu
-PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev
+PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
       libcunit1-dev libgsl-dev libjansson-dev libisal-dev
       libunicorn-dev libsystemc-dev"
 missing=""

@@ -1,0 +1,208 @@
+/* synth: a seeded generator of exit traces (GSL mt19937 + discrete/lognormal
+ * draws). Each duration is drawn as the *true* time whose whole-usec
+ * truncation (the 2.6.29 kernel's accounting) reproduces the profile: a
+ * shifted lognormal y >= min with the row's mean and stddev, capped at max,
+ * plus a uniform fraction of a usec (E[floor(y + U)] = y). */
+#include "synth.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim_config.h"
+#include "trace.h"
+
+extern const char synth_default_profile_name[];
+extern const char synth_default_profile[];
+extern const size_t synth_default_profile_len;
+
+sim_err synth_profile_from_table(synth_profile *p, const table *t,
+                                 const char *name)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    double total = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const table_row *r = &t->rows[i];
+        if (!r->present || r->count == 0)
+            continue;
+        if (!(r->min >= 0) || !(r->max >= r->min) || !(r->avg >= r->min) ||
+            !(r->avg <= r->max) || !(r->stddev >= 0) || !isfinite(r->max))
+            return sim_fail(SIM_ERR_RANGE,
+                            "profile %s: row %s: needs 0 <= min <= avg <= max "
+                            "and stddev >= 0 (min %g avg %g max %g stddev %g)",
+                            name, exit_name((exit_type)i), r->min, r->avg,
+                            r->max, r->stddev);
+        p->dist[i] = (synth_dist){r->min, r->avg, r->stddev, r->max};
+        if (i != EXIT_TIMEINGUEST) {
+            p->weight[i] = (double)r->count;
+            total += (double)r->count;
+        }
+    }
+    if (!t->rows[EXIT_TIMEINGUEST].present)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "profile %s: no TIMEINGUEST row (guest time between "
+                        "exits is needed)", name);
+    if (total <= 0)
+        return sim_fail(SIM_ERR_FORMAT, "profile %s: no exit rows", name);
+    return SIM_OK;
+}
+
+sim_err synth_profile_default(synth_profile *p)
+{
+    table t;
+    sim_err e = table_parse(&t, synth_default_profile,
+                            synth_default_profile_len, TFMT_KVM,
+                            synth_default_profile_name);
+    if (e != SIM_OK)
+        return e;
+    return synth_profile_from_table(p, &t, synth_default_profile_name);
+}
+
+/* Lognormal parameters for a variable with mean m > 0 and stddev s. */
+typedef struct ln_par {
+    double shift, mu, sigma, cap; /* cap: max - shift */
+    bool constant;
+} ln_par;
+
+static ln_par ln_fit(const synth_dist *d)
+{
+    ln_par l = {.shift = d->min, .cap = d->max - d->min};
+    double m = d->avg - d->min;
+    if (m <= 1e-9 || d->sd <= 1e-9) {
+        l.constant = true;
+        l.mu = m > 0 ? m : 0;
+        return l;
+    }
+    double s2 = log1p((d->sd * d->sd) / (m * m));
+    l.sigma = sqrt(s2);
+    l.mu = log(m) - s2 / 2;
+    return l;
+}
+
+/* One true duration in usec (see the file comment). */
+static double draw_usec(gsl_rng *r, const ln_par *l)
+{
+    double y = l->mu;
+    if (!l->constant) {
+        y = gsl_ran_lognormal(r, l->mu, l->sigma);
+        if (y > l->cap)
+            y = l->cap;
+    }
+    return l->shift + y + gsl_rng_uniform(r);
+}
+
+/* A plausible instruction word for an emulation subtype, so traces carry
+ * the detail the kernel classified by (rD/rS = r3). 0 = not an
+ * instruction exit or not known. */
+static uint32_t emul_inst(exit_type t)
+{
+    switch (t) {
+    case EXIT_EMUL_WAIT: return 0x7c600124;   /* mtmsr r3 (MSR[WE]) */
+    case EXIT_EMUL_WRTEE: return 0x7c008146;  /* wrteei 1 */
+    case EXIT_EMUL_MTSPR: return 0x7c7043a6;  /* mtspr SPRG0,r3 */
+    case EXIT_EMUL_MFSPR: return 0x7c7042a6;  /* mfspr r3,SPRG0 */
+    case EXIT_EMUL_MTMSR: return 0x7c600124;  /* mtmsr r3 */
+    case EXIT_EMUL_MFMSR: return 0x7c6000a6;  /* mfmsr r3 */
+    case EXIT_EMUL_TLBSX: return 0x7c603f24;  /* tlbsx r3,0,r7 */
+    case EXIT_EMUL_TLBWE: return 0x7c6007a4;  /* tlbwe r3,r0,0 */
+    case EXIT_EMUL_RFI: return 0x4c000064;    /* rfi */
+    case EXIT_DCR: return 0x7c603286;         /* mfdcr r3,0xc0 (UIC0_SR) */
+    default: return 0;
+    }
+}
+
+static uint32_t to_ticks(double usec, uint64_t tb_per_usec)
+{
+    double t = floor(usec * (double)tb_per_usec);
+    if (t > 4294967295.0)
+        t = 4294967295.0;
+    return (uint32_t)t;
+}
+
+sim_err synth_write(const char *path, const synth_profile *p,
+                    const synth_opts *o)
+{
+    if (o->exits == 0)
+        return sim_fail(SIM_ERR_RANGE, "synth: --exits must be at least 1");
+    uint64_t tb_hz = o->tb_hz ? o->tb_hz : 667000000u;
+    uint64_t tbpu = tb_hz / 1000000u;
+    if (tbpu == 0)
+        return sim_fail(SIM_ERR_RANGE, "synth: timebase %llu Hz is below 1 MHz",
+                        (unsigned long long)tb_hz);
+
+    int types[EXIT__COUNT];
+    double w[EXIT__COUNT];
+    size_t nt = 0;
+    ln_par par[EXIT__COUNT];
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        par[i] = ln_fit(&p->dist[i]);
+        if (p->weight[i] > 0) {
+            types[nt] = i;
+            w[nt++] = p->weight[i];
+        }
+    }
+    if (nt == 0)
+        return sim_fail(SIM_ERR_RANGE, "synth: profile %s has no exit types",
+                        p->name);
+
+    trace_header h;
+    memset(&h, 0, sizeof h);
+    h.source = TSRC_SYNTH;
+    h.tb_hz = tb_hz;
+    h.core_hz = o->core_hz ? o->core_hz : tb_hz;
+    snprintf(h.workload, sizeof h.workload, "synth:%s", p->name);
+    snprintf(h.tool_version, sizeof h.tool_version, "sim440 %s", SIM_VERSION);
+    snprintf(h.cost_label, sizeof h.cost_label, "synth (drawn from profile)");
+
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_ran_discrete_t *mix = gsl_ran_discrete_preproc(nt, w);
+    if (!rng || !mix) {
+        gsl_rng_free(rng);
+        gsl_ran_discrete_free(mix);
+        return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+    }
+    gsl_rng_set(rng, (unsigned long)o->seed);
+
+    trace_writer *w_;
+    sim_err e = trace_writer_open(&w_, path, &h);
+    if (e != SIM_OK)
+        goto out;
+    uint64_t tb = 1000000u * tbpu; /* start 1 s into the run */
+    for (uint64_t i = 0; i < o->exits; i++) {
+        exit_type t = (exit_type)types[gsl_ran_discrete(rng, mix)];
+        trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t};
+        int irq = exit_default_irq(t);
+        r.irq = (uint8_t)(irq < 0 ? 0 : irq);
+        r.flags = TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN;
+        if (t == EXIT_USR_PR_INST || t == EXIT_ITLBREAL || t == EXIT_SYSCALL)
+            r.flags |= TRF_GUEST_PR;
+        if (exit_flags(t) & EXF_HEAVY)
+            r.flags |= TRF_USERSPACE;
+        /* a guest kernel text address, word aligned */
+        r.pc = 0xc0000000u + ((uint32_t)gsl_rng_uniform_int(rng, 1u << 20) << 2);
+        r.inst = emul_inst(t);
+        if (irq == BOOKE_IRQ_DTLB_MISS || irq == BOOKE_IRQ_DATA_STORAGE)
+            r.addr = 0xc0000000u +
+                     ((uint32_t)gsl_rng_uniform_int(rng, 1u << 24) << 2);
+        else if (irq == BOOKE_IRQ_ITLB_MISS || irq == BOOKE_IRQ_INST_STORAGE)
+            r.addr = r.pc;
+        r.tb = tb;
+        r.handler = to_ticks(draw_usec(rng, &par[t]), tbpu);
+        r.guest = to_ticks(draw_usec(rng, &par[EXIT_TIMEINGUEST]), tbpu);
+        tb += (uint64_t)r.handler + r.guest;
+        e = trace_writer_put(w_, &r);
+        if (e != SIM_OK) {
+            trace_writer_abort(w_);
+            goto out;
+        }
+        if (o->progress && (i & 0xfffff) == 0)
+            o->progress(o->progress_ctx, i, o->exits);
+    }
+    e = trace_writer_close(w_);
+out:
+    gsl_ran_discrete_free(mix);
+    gsl_rng_free(rng);
+    return e;
+}

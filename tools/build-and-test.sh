@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds sim440 with -Werror and ASan/UBSan and runs every test: the CUnit
+# suites and CLI golden/bad-input tests (build-test/), then each libFuzzer
+# target for a bounded time on its committed seed corpus (build-fuzz/).
+set -eu
+cd "$(dirname "$0")/.."
+./tools/install-deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DSIM_SANITIZE=ON -DSIM_WERROR=ON >/dev/null
+cmake --build build-test -j"$jobs"
+(cd build-test && ctest --output-on-failure -j"$jobs")
+
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSIM_FUZZ=ON -DSIM_TESTS=OFF \
+  -DSIM_FUZZ_SECONDS="${SIM_FUZZ_SECONDS:-20}" >/dev/null
+cmake --build build-fuzz -j"$jobs"
+(cd build-fuzz && ctest --output-on-failure -L fuzz)

@@ -1,0 +1,49 @@
+/* cli_progress: terminal progress line (records done, %, rate). */
+#include "cli_progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, const char *what, const char *unit)
+{
+    p->what = what;
+    p->unit = unit;
+    p->enabled = isatty(STDERR_FILENO);
+    p->start = p->last = now_s();
+    p->shown = false;
+}
+
+void cli_progress_update(void *vp, uint64_t done, uint64_t total)
+{
+    cli_progress *p = vp;
+    if (!p->enabled)
+        return;
+    double t = now_s();
+    if (t - p->last < 0.25)
+        return;
+    p->last = t;
+    double rate = (double)done / (t - p->start);
+    if (total)
+        fprintf(stderr, "\r%s: %llu / %llu %s (%.0f%%), %.1f M/s   ", p->what,
+                (unsigned long long)done, (unsigned long long)total, p->unit,
+                100.0 * (double)done / (double)total, rate / 1e6);
+    else
+        fprintf(stderr, "\r%s: %llu %s, %.1f M/s   ", p->what,
+                (unsigned long long)done, p->unit, rate / 1e6);
+    p->shown = true;
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r%*s\r", 72, "");
+    p->shown = false;
+}
