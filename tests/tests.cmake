@@ -36,3 +36,8 @@ file(GLOB SIM_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cli_*.cmake)
 foreach(f ${SIM_CLI_TESTS})
   include(${f})
 endforeach()
+
+# The hardware tables are evidence: pinned by SHA-256 so an edit cannot slip in.
+add_test(NAME hw_tables_pinned COMMAND sha256sum --check --strict SHA256SUMS
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/validation/hw)
+set_tests_properties(hw_tables_pinned PROPERTIES TIMEOUT 30)
