@@ -9,6 +9,12 @@
 int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
 int cli_replay(int argc, char **argv); /* cli_replay.c */
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
+int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
+/* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
+ * the exit code after printing the error (cli_params.c). */
+struct params;
+int cli_params_resolve(struct params *p, const char *file, char *const *sets,
+                       int nsets);
 /* `sim trace synth ...` (argv[0] = "synth"), in cli_synth.c */
 int cli_trace_synth(int argc, char **argv);
 

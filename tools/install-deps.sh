@@ -3,7 +3,7 @@
 # other downloads). Run as root, or as a user who may sudo.
 set -eu
 PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
-      libcunit1-dev libgsl-dev libjansson-dev libisal-dev
+      libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
       libunicorn-dev libsystemc-dev"
 missing=""
 for p in $PKGS; do

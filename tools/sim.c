@@ -18,6 +18,7 @@ static const command commands[] = {
     {"replay", cli_replay, "replay a trace through the model, print the exit-timing table"},
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
+    {"params", cli_params, "cycle-model parameters: show | doc"},
 };
 
 static void usage(FILE *f)

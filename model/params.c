@@ -1,0 +1,281 @@
+/* params: the parameter table (params.h) turned into defaults, an INI reader
+ * (Debian libinih), --set parsing, `sim params show` and the markdown docs. */
+#include "params.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct param_def {
+    const char *name;
+    int kind;
+    const char *unit;
+    double def, min, max;
+    const char *source;
+    const char *help;
+} param_def;
+
+static const param_def defs[PARAM__COUNT] = {
+#define X(n, k, u, d, lo, hi, s, h) {#n, k, u, d, lo, hi, s, h},
+    PARAM_LIST(X)
+#undef X
+};
+
+void params_init(params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < PARAM__COUNT; i++)
+        p->v[i] = defs[i].def;
+}
+
+const char *param_name(param_id id) { return defs[id].name; }
+const char *param_unit(param_id id) { return defs[id].unit; }
+const char *param_help(param_id id) { return defs[id].help; }
+double param_default(param_id id) { return defs[id].def; }
+
+int param_from_name(const char *name)
+{
+    for (int i = 0; i < PARAM__COUNT; i++)
+        if (!strcmp(defs[i].name, name))
+            return i;
+    return -1;
+}
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63)
+        la = 63;
+    if (lb > 63)
+        lb = 63;
+    unsigned row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *param_nearest_name(const char *name)
+{
+    const char *best = defs[0].name;
+    unsigned bd = ~0u;
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        unsigned d = edit_distance(name, defs[i].name);
+        if (d < bd) {
+            bd = d;
+            best = defs[i].name;
+        }
+    }
+    return best;
+}
+
+/* A number with an optional k/M/G suffix (core_hz = 667M). */
+static int parse_number(const char *s, double *v)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno == ERANGE)
+        return -1;
+    if (*end == 'k' || *end == 'K')
+        x *= 1e3, end++;
+    else if (*end == 'M')
+        x *= 1e6, end++;
+    else if (*end == 'G')
+        x *= 1e9, end++;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end || !isfinite(x))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+sim_err params_set(params *p, param_id id, double v, const char *where)
+{
+    const param_def *d = &defs[id];
+    if (!isfinite(v))
+        return sim_fail(SIM_ERR_RANGE, "%s: %s: not a finite number", where,
+                        d->name);
+    if (d->kind == PK_INT && v != floor(v))
+        return sim_fail(SIM_ERR_RANGE, "%s: %s = %g: must be a whole number "
+                        "of %s", where, d->name, v, d->unit);
+    if (v < d->min || v > d->max)
+        return sim_fail(SIM_ERR_RANGE, "%s: %s = %g %s is out of range "
+                        "[%g, %g]", where, d->name, v, d->unit, d->min,
+                        d->max);
+    p->v[id] = v;
+    return SIM_OK;
+}
+
+/* Parses "name = value" text once a name is known to be valid. */
+static sim_err set_named(params *p, const char *name, const char *value,
+                         const char *where, int *idp)
+{
+    int id = param_from_name(name);
+    if (id < 0)
+        return sim_fail(SIM_ERR_FORMAT, "%s: unknown parameter '%s' (did you "
+                        "mean '%s'? see `sim params show`)", where, name,
+                        param_nearest_name(name));
+    double v;
+    if (parse_number(value, &v) != 0)
+        return sim_fail(SIM_ERR_FORMAT, "%s: %s = '%s': expected a number "
+                        "(in %s)", where, name, value, defs[id].unit);
+    *idp = id;
+    return params_set(p, (param_id)id, v, where);
+}
+
+sim_err params_set_str(params *p, const char *assign)
+{
+    const char *eq = strchr(assign, '=');
+    if (!eq || eq == assign)
+        return sim_fail(SIM_ERR_USAGE, "--set %s: expected name=value",
+                        assign);
+    char name[64];
+    size_t n = (size_t)(eq - assign);
+    while (n > 0 && assign[n - 1] == ' ')
+        n--;
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, assign, n);
+    name[n] = '\0';
+    int id;
+    sim_err e = set_named(p, name, eq + 1, "--set", &id);
+    if (e == SIM_OK)
+        p->origin[id] = PO_SET;
+    return e;
+}
+
+typedef struct ini_ctx {
+    params *p;
+    const char *path;
+    int failed;     /* first error recorded; later lines ignored */
+    sim_err err;
+    char msg[512];
+} ini_ctx;
+
+/* inih (Debian's build) gives the handler no line number; returning 0 makes
+ * ini_parse return the line of the first error, which is then put into the
+ * message recorded here. */
+static int params_ini_line(void *user, const char *section, const char *name,
+                       const char *value)
+{
+    ini_ctx *c = user;
+    if (c->failed)
+        return 1;
+    if (section && *section) {
+        c->failed = 1;
+        c->err = SIM_ERR_FORMAT;
+        snprintf(c->msg, sizeof c->msg, "section [%s]: parameters are not "
+                 "grouped in sections; write `name = value` lines", section);
+        return 0;
+    }
+    int id = -1;
+    sim_err e = set_named(c->p, name, value, "@", &id);
+    if (e != SIM_OK) {
+        c->failed = 1;
+        c->err = e;
+        /* drop the "@: " placeholder; the caller prefixes path:line */
+        const char *m = sim_errmsg();
+        snprintf(c->msg, sizeof c->msg, "%s", strncmp(m, "@: ", 3) ? m : m + 3);
+        return 0;
+    }
+    c->p->origin[id] = PO_FILE;
+    return 1;
+}
+
+sim_err params_load_file(params *p, const char *path)
+{
+    ini_ctx c = {.p = p, .path = path};
+    errno = 0;
+    int rc = ini_parse(path, params_ini_line, &c);
+    if (rc == -1)
+        return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
+                        strerror(errno ? errno : ENOENT));
+    if (rc == -2)
+        return sim_fail(SIM_ERR_NOMEM, "%s: out of memory", path);
+    if (rc > 0) {
+        if (c.failed)
+            return sim_fail(c.err, "%s:%d: %s", path, rc, c.msg);
+        return sim_fail(SIM_ERR_FORMAT, "%s:%d: expected `name = value` (a "
+                        "line of at most 200 characters)", path, rc);
+    }
+    snprintf(p->file, sizeof p->file, "%s", path);
+    return SIM_OK;
+}
+
+/* %g that keeps integers whole (667000000, not 6.67e+08). */
+static void fmt_value(char *buf, size_t n, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%g", v);
+}
+
+void params_write_show(FILE *f, const params *p)
+{
+    fprintf(f, "# %-22s %12s %-12s %s\n", "name", "value", "unit", "source");
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        char v[32];
+        fmt_value(v, sizeof v, p->v[i]);
+        const char *o = p->origin[i] == PO_SET    ? "--set"
+                        : p->origin[i] == PO_FILE ? "file"
+                                                  : "default";
+        fprintf(f, "%-24s %12s %-12s %s", defs[i].name, v, defs[i].unit, o);
+        if (p->origin[i] == PO_FILE)
+            fprintf(f, " %s", p->file);
+        fputc('\n', f);
+    }
+}
+
+void params_write_doc(FILE *f)
+{
+    fprintf(f,
+        "# sim440 parameters\n"
+        "\n"
+        "Generated by `sim params doc` from the one parameter table in\n"
+        "`model/params.h`; a test checks that this file equals the output.\n"
+        "Costs are in core cycles (timebase ticks = core cycles on 440EP/EPx).\n"
+        "\n"
+        "Every default is a **default, not a fitted value**: it comes from\n"
+        "`reference/kvm440-internals.md` (section given) or is an assumption to\n"
+        "be calibrated. Calibration may use the no-PV hardware table; the PV\n"
+        "table is for validation only and is never used to set a parameter.\n"
+        "\n"
+        "Override with an INI file (`--params P`, lines `name = value`, `;` or\n"
+        "`#` comments, no sections, values may end in k/M/G) or with\n"
+        "`--set name=value`; `sim params show` prints the resolved values.\n"
+        "\n"
+        "| name | default | unit | range | source of the default | meaning |\n"
+        "|---|---|---|---|---|---|\n");
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        char d[32], lo[32], hi[32];
+        fmt_value(d, sizeof d, defs[i].def);
+        fmt_value(lo, sizeof lo, defs[i].min);
+        fmt_value(hi, sizeof hi, defs[i].max);
+        fprintf(f, "| `%s` | %s | %s | %s .. %s%s | %s | %s |\n",
+                defs[i].name, d, defs[i].unit, lo, hi,
+                defs[i].kind == PK_INT ? ", whole" : "", defs[i].source,
+                defs[i].help);
+    }
+}

@@ -1,0 +1,135 @@
+/* Tests of the parameter table (model/params): defaults from the table, the
+ * INI reader's errors naming file:line and the nearest name, range and kind
+ * checks, --set, and the precedence file < --set. */
+#include <stdio.h>
+#include <string.h>
+
+#include "params.h"
+#include "testlib.h"
+
+static char path[512];
+
+static const char *write_ini(const char *name, const char *text)
+{
+    snprintf(path, sizeof path, "%s/params_%s.ini", test_tmp_dir(), name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_defaults_come_from_the_table(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(P(&p, utlb_entries), 64);
+    CU_ASSERT_EQUAL(P(&p, utlb_pinned), 1);
+    CU_ASSERT_EQUAL(P(&p, gtlb_entries), 64);
+    CU_ASSERT_EQUAL(P(&p, icache_bytes), 32768);
+    CU_ASSERT_EQUAL(P(&p, cache_line_bytes), 32);
+    CU_ASSERT_EQUAL(P(&p, core_hz), 667e6);
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        CU_ASSERT_EQUAL(p.origin[i], PO_DEFAULT);
+        CU_ASSERT_EQUAL(p.v[i], param_default((param_id)i));
+    }
+}
+
+static void test_every_default_is_within_its_range(void)
+{
+    params p;
+    params_init(&p);
+    for (int i = 0; i < PARAM__COUNT; i++)
+        CU_ASSERT_EQUAL(params_set(&p, (param_id)i, p.v[i], "t"), SIM_OK);
+}
+
+static void test_file_values_and_origin(void)
+{
+    params p;
+    params_init(&p);
+    write_ini("ok", "; comment\n# comment\ncore_hz = 533M\n"
+                    "icache_miss_cycles = 30 ; inline\n");
+    CU_ASSERT_EQUAL_FATAL(params_load_file(&p, path), SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, core_hz), 533e6);
+    CU_ASSERT_EQUAL(P(&p, icache_miss_cycles), 30);
+    CU_ASSERT_EQUAL(p.origin[PARAM_core_hz], PO_FILE);
+    CU_ASSERT_EQUAL(p.origin[PARAM_cpi], PO_DEFAULT);
+}
+
+static void test_unknown_key_names_line_and_nearest(void)
+{
+    params p;
+    params_init(&p);
+    write_ini("unknown", "cpi = 1.5\n\nicahe_miss_cycles = 3\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:3:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "'icache_miss_cycles'"));
+}
+
+static void test_out_of_range_names_line(void)
+{
+    params p;
+    params_init(&p);
+    write_ini("range", "cpi = 1.5\nutlb_pinned = 99\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:2:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "utlb_pinned"));
+}
+
+static void test_fraction_of_a_whole_parameter_is_refused(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_set_str(&p, "utlb_entries=63.5"), SIM_ERR_RANGE);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cpi=1.25"), SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, cpi), 1.25);
+}
+
+static void test_garbage_values_are_refused(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cpi=fast"), SIM_ERR_FORMAT);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cpi=nan"), SIM_ERR_FORMAT);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cpi=1e999"), SIM_ERR_FORMAT);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cpi"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(params_set_str(&p, "=3"), SIM_ERR_USAGE);
+    write_ini("syntax", "cpi 3\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:1:"));
+    write_ini("section", "[cost]\ncpi = 3\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
+}
+
+static void test_set_overrides_file(void)
+{
+    params p;
+    params_init(&p);
+    write_ini("prec", "cpi = 3\n");
+    CU_ASSERT_EQUAL_FATAL(params_load_file(&p, path), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(params_set_str(&p, "cpi=2"), SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, cpi), 2);
+    CU_ASSERT_EQUAL(p.origin[PARAM_cpi], PO_SET);
+}
+
+static void test_missing_file_is_io_error(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_load_file(&p, "no-such-params.ini"), SIM_ERR_IO);
+}
+
+static CU_TestInfo tests[] = {
+    {"defaults come from the table", test_defaults_come_from_the_table},
+    {"every default is within its range", test_every_default_is_within_its_range},
+    {"file values and origin", test_file_values_and_origin},
+    {"unknown key names line and nearest", test_unknown_key_names_line_and_nearest},
+    {"out of range names line", test_out_of_range_names_line},
+    {"fraction of a whole parameter refused", test_fraction_of_a_whole_parameter_is_refused},
+    {"garbage values refused", test_garbage_values_are_refused},
+    {"--set overrides the file", test_set_overrides_file},
+    {"missing file is an I/O error", test_missing_file_is_io_error},
+    CU_TEST_INFO_NULL,
+};
+
+TEST_MAIN("params", tests)
