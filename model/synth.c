@@ -152,7 +152,7 @@ sim_err synth_write(const char *path, const synth_profile *p,
     h.source = TSRC_SYNTH;
     h.tb_hz = tb_hz;
     h.core_hz = o->core_hz ? o->core_hz : tb_hz;
-    snprintf(h.workload, sizeof h.workload, "synth:%s", p->name);
+    snprintf(h.workload, sizeof h.workload, "synth:%.25s", p->name);
     snprintf(h.tool_version, sizeof h.tool_version, "sim440 %s", SIM_VERSION);
     snprintf(h.cost_label, sizeof h.cost_label, "synth (drawn from profile)");
 

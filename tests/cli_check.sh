@@ -21,8 +21,8 @@ fi
 case $expect in
   -) ;;
   ~*)
-    if ! cat "$out" "$err" | grep -Eq -- "${expect#~}"; then
-      echo "output does not match /${expect#~}/:"; cat "$out" "$err"; exit 1
+    if ! cat "$out" "$err" | grep -Eq -- "${expect#\~}"; then
+      echo "output does not match /${expect#\~}/:"; cat "$out" "$err"; exit 1
     fi ;;
   *)
     if ! diff -u "$SIM_GOLDEN/$expect" "$out"; then
