@@ -122,4 +122,22 @@ SIM_MUST_CHECK sim_err trace_read_footer(const char *path, trace_header *h,
                                          trace_footer *f);
 void trace_reader_close(trace_reader *r);
 
+/* ---- additions (after the interface was fixed) ---- */
+/* Checks one record against the table above: kind 1..TREC__MAX, exit type <
+ * EXIT__COUNT and flags within TRF__ALL for exits, TLB index/slot < 64,
+ * unused fields 0. SIM_ERR_RANGE with the reason otherwise. The writer and
+ * the reader apply the same check. */
+SIM_MUST_CHECK sim_err trace_rec_check(const trace_rec *r);
+/* Like trace_reader_open for a trace held in memory (len bytes at buf, not
+ * copied: it must outlive r); name is used in messages. For fuzzing/tests. */
+SIM_MUST_CHECK sim_err trace_reader_open_mem(trace_reader **r, const void *buf,
+                                             size_t len, const char *name);
+/* The footer the reader checked, once trace_reader_next has returned *n == 0
+ * with SIM_OK; NULL before. */
+const trace_footer *trace_reader_footer(const trace_reader *r);
+/* Like trace_read_footer for a trace held in memory. */
+SIM_MUST_CHECK sim_err trace_read_footer_mem(const void *buf, size_t len,
+                                             const char *name, trace_header *h,
+                                             trace_footer *f);
+
 #endif
