@@ -1,0 +1,60 @@
+# CLI tests of `sim trace` (tools/cli_trace.c, model/trace.c, model/tracetext.c)
+# on the committed tests/data/trace_small.{txt,bin} and tiny broken files.
+
+# --help tells the subcommands, synth included
+sim_cli_test(trace_help 0 "~synth --exits N \\[--seed S\\] \\[--profile TABLE\\] -o FILE +synthetic trace with measured ticks"
+  trace --help)
+sim_cli_test(trace_info_help 0 "~usage: sim trace info FILE \\[--verify\\]" trace info --help)
+sim_cli_test(trace_dump_help 0 "~usage: sim trace dump FILE \\[-o OUT\\]" trace dump --help)
+sim_cli_test(trace_pack_help 0 "~usage: sim trace pack TEXT -o FILE" trace pack --help)
+
+# golden output on the committed small trace; its dump is its committed text
+sim_cli_test(trace_dump_small 0 trace_dump_small.txt trace dump @trace_small.bin)
+sim_cli_test(trace_dump_is_committed_text 0 ../data/trace_small.txt trace dump @trace_small.bin)
+sim_cli_test(trace_info_small 0 trace_info_small.txt trace info @trace_small.bin)
+sim_cli_test(trace_info_verify_small 0 trace_info_verify_small.txt
+  trace info --verify @trace_small.bin)
+
+# pack of the committed text gives the committed bytes
+sim_cli_test(trace_pack_small 0 - trace pack @trace_small.txt -o trace_small_packed.bin)
+add_test(NAME cli_trace_pack_small_same_bytes
+  COMMAND ${CMAKE_COMMAND} -E compare_files trace_small_packed.bin
+          ${CMAKE_SOURCE_DIR}/tests/data/trace_small.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_trace_pack_small PROPERTIES FIXTURES_SETUP trace_packed)
+set_tests_properties(cli_trace_pack_small_same_bytes PROPERTIES
+  FIXTURES_REQUIRED trace_packed TIMEOUT 30)
+
+# bad input: exit code 2 and a message naming the byte / line
+sim_cli_test(trace_info_truncated 2
+  "~trace_truncated.bin: truncated at byte 300: a trace has at least 776 bytes"
+  trace info @trace_truncated.bin)
+sim_cli_test(trace_dump_truncated 2
+  "~trace_truncated.bin: truncated at byte 300: expected 704 bytes of chunk 0, found 156"
+  trace dump @trace_truncated.bin)
+sim_cli_test(trace_info_bad_magic 2
+  "~trace_badmagic.bin: not a sim440 trace \\(bad magic at byte 0"
+  trace info @trace_badmagic.bin)
+sim_cli_test(trace_dump_bad_magic 2 "~not a sim440 trace \\(bad magic"
+  trace dump @trace_badmagic.bin)
+sim_cli_test(trace_info_text_given 2 "~this is the text form, `sim trace pack`"
+  trace info @trace_small.txt)
+sim_cli_test(trace_info_newer_version 2
+  "~trace_newer.bin: byte 8: trace version 7 is newer than this sim440 \\(reads version 1\\): upgrade sim440"
+  trace info @trace_newer.bin)
+sim_cli_test(trace_verify_corrupt 2
+  "~trace_corrupt.bin: chunk 0 at byte 128: CRC mismatch, the file is corrupt"
+  trace info --verify @trace_corrupt.bin)
+sim_cli_test(trace_dump_corrupt 2 "~chunk 0 at byte 128: CRC mismatch"
+  trace dump @trace_corrupt.bin -o trace_corrupt_dump.txt)
+sim_cli_test(trace_pack_bad_text 2
+  "~trace_bad.txt:4:6: unknown exit type 'EMULINS' \\(did you mean EMULINST\\?\\)"
+  trace pack @trace_bad.txt -o trace_bad_packed.bin)
+sim_cli_test(trace_info_missing_file 2 "~no-such.bin: cannot open" trace info no-such.bin)
+
+# bad usage
+sim_cli_test(trace_no_subcommand 2 "~usage: sim trace" trace)
+sim_cli_test(trace_unknown_subcommand 2 "~unknown subcommand 'bogus'" trace bogus)
+sim_cli_test(trace_pack_needs_output 2 "~-o FILE is required" trace pack @trace_small.txt)
+sim_cli_test(trace_dump_unknown_option 2 "~unknown option '--fast'"
+  trace dump --fast @trace_small.bin)
