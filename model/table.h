@@ -80,4 +80,15 @@ SIM_MUST_CHECK sim_err table_diff(FILE *f, const table *a, const char *name_a,
                                   const table *b, const char *name_b,
                                   bool proportions);
 
+/* Reads the debugfs form of kernels 3.1+, which accumulate timebase ticks
+ * and divide once when printing: sum_squared is then in tick*usec and is
+ * divided by tb_per_usec (> 0) here to give usec^2. */
+SIM_MUST_CHECK sim_err table_parse_debugfs_tb(table *t, const char *text,
+                                              size_t len, const char *name,
+                                              double tb_per_usec);
+/* table_read_file, reading debugfs content (given or detected) in the 3.1+
+ * form when tb_per_usec > 0. */
+SIM_MUST_CHECK sim_err table_read_file_tb(table *t, const char *path,
+                                          table_fmt fmt, double tb_per_usec);
+
 #endif

@@ -1,0 +1,46 @@
+/* table_priv: helpers shared by table.c (model: finish, fold, check, diff)
+ * and tableio.c (the five text forms); not part of the public interface. */
+#ifndef TABLE_PRIV_H
+#define TABLE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "table.h"
+
+/* Big enough for any double printed as an integer with digit grouping
+ * (309 digits + 102 commas). */
+#define TABLE_NUMBUF 448
+
+/* x truncated toward zero (as the kernel's integer division), as decimal
+ * digits, with 3-digit comma groups if `group`; "-" for NaN/inf. */
+const char *table_num_int(char buf[TABLE_NUMBUF], double x, bool group);
+/* x with `decimals` digits after the point; "-" for NaN/inf. */
+const char *table_num_fixed(char buf[TABLE_NUMBUF], double x, int decimals);
+
+/* A row that has data: listed in the table with a count (or a nonzero sum
+ * that table_check will flag). */
+bool table_row_has_data(const table_row *r);
+/* Display values: the stored one, else derived (sum/count, sum_sq, traced). */
+double table_row_avg(const table_row *r);
+double table_row_stddev(const table_row *r);
+double table_row_time_pct(const table *t, const table_row *r);
+/* Traced duration, or when unknown the sum of all rows (the kernel's
+ * accounting: every usec is charged to exactly one row). */
+double table_traced_or_sum(const table *t);
+/* The table distinguishes EMUL_* subtypes (one has data or is listed as
+ * never hit). If not, it is in the seed's folded layout and EMUL_* types
+ * are neither rows nor "never hit". */
+bool table_has_emul_subtypes(const table *t);
+/* Indices of rows with data, sorted by sum descending (= time% descending),
+ * ties in enum order. Returns how many. */
+int table_rows_by_sum(const table *t, int idx[EXIT__COUNT], bool with_guest);
+/* Population stddev from count/sum/sum_sq, negative variance clamped. */
+double table_stddev_of(uint64_t count, double sum, double sum_sq);
+
+/* table_parse with the debugfs 3.1+ form when tb_per_usec > 0 (tableio.c). */
+SIM_MUST_CHECK sim_err table_parse_any(table *t, const char *text, size_t len,
+                                       table_fmt fmt, const char *name,
+                                       double tb_per_usec);
+
+#endif
