@@ -1,3 +1,329 @@
-/* cli_table: sim table show|convert|diff (placeholder until written). */
+/* cli_table: `sim table show|convert|diff` - reads exit-timing tables in any
+ * of the five forms (model/table.h, docs/tables.md), checks their internal
+ * consistency, converts between forms and compares two tables. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
-int cli_table(int argc, char **argv) { (void)argc; (void)argv; return 2; }
+#include "outfile.h"
+#include "table.h"
+
+#define FORMATS "kvm, debugfs, perf, csv, json"
+
+static void help_top(FILE *f)
+{
+    fprintf(f,
+        "usage: sim table <command> [options]   (sim table <command> --help)\n"
+        "\n"
+        "Exit-timing tables (CONFIG_KVM_EXIT_TIMING: per exit type count, min,\n"
+        "max, sum, avg, stddev and time%%, in usec).\n"
+        "\n"
+        "commands:\n"
+        "  show FILE       print a table (as kvm by default); --check verifies it\n"
+        "  convert FILE    write a table in another format (--to FMT)\n"
+        "  diff A B        two tables side by side with relative differences\n"
+        "\n"
+        "formats:\n"
+        "  kvm      the seed's layout: title, 'unit is usec', 'traced duration',\n"
+        "           rows 'type count min max sum avg stddev time%%' by time%%,\n"
+        "           '*never hit' line (commas group digits anywhere: 7259,180)\n"
+        "  debugfs  the kernel's kvm/vm<pid>_vcpu<id>_timing file: 'type count\n"
+        "           min max sum sum_squared', every type in enum order\n"
+        "  perf     like 'perf kvm stat report': exits by Samples, Time%% of the\n"
+        "           handled time, '( +- x%% )' relative error of the mean\n"
+        "  csv      type,count,min,max,sum,avg,stddev,time_percent\n"
+        "  json     {title, unit, traced_duration, rows[], never_hit[]}\n"
+        "Input formats are detected from the content unless --from is given.\n"
+        "FILE '-' is standard input.\n"
+        "\n"
+        "exit codes: 0 ok, 1 --check found an inconsistency, 2 bad usage or input.\n");
+}
+
+static void help_show(FILE *f)
+{
+    fprintf(f,
+        "usage: sim table show FILE [--from FMT] [--format FMT] [--fold-emul]\n"
+        "                           [--check] [--tb-per-usec N]\n"
+        "\n"
+        "Parses FILE and prints it to stdout.\n"
+        "\n"
+        "options:\n"
+        "  --from FMT        input format: auto (default), " FORMATS "\n"
+        "  --format FMT      output format: " FORMATS " (default kvm)\n"
+        "  --fold-emul       fold the EMUL_* rows into one EMULINST row (the\n"
+        "                    seed's layout); kvm and json print the EMUL_*\n"
+        "                    breakdown beneath it\n"
+        "  --check           check the table's consistency (avg = sum/count,\n"
+        "                    time%% = sum/traced, exit counts add up to\n"
+        "                    TIMEINGUEST's, min <= avg <= max, time%% adds up\n"
+        "                    to 100): problems go to stderr, exit code 1\n"
+        "  --tb-per-usec N   debugfs in the 3.1+ form (timebase ticks per usec,\n"
+        "                    e.g. 667): sum_squared in tick*usec, unused rows'\n"
+        "                    min = 0xFFFFFFFF/N; applies to debugfs input and\n"
+        "                    output\n"
+        "\n"
+        "exit codes: 0 ok, 1 --check failed, 2 bad usage or unreadable table.\n");
+}
+
+static void help_convert(FILE *f)
+{
+    fprintf(f,
+        "usage: sim table convert FILE --to FMT [-o OUT] [--from FMT]\n"
+        "                         [--fold-emul] [--tb-per-usec N]\n"
+        "\n"
+        "Parses FILE and writes it as FMT to OUT (default '-', stdout). OUT is\n"
+        "written under a temporary name and renamed when complete.\n"
+        "\n"
+        "options:\n"
+        "  --to FMT          output format: " FORMATS " (required)\n"
+        "  -o, --output OUT  output file (default: stdout)\n"
+        "  --from FMT        input format: auto (default), " FORMATS "\n"
+        "  --fold-emul       one EMULINST row for all emulation (see show)\n"
+        "  --tb-per-usec N   debugfs in the 3.1+ form (see show)\n"
+        "\n"
+        "Formats carry different columns: debugfs has no avg/stddev/time%% (they\n"
+        "are derived; the traced duration is the sum of all rows), kvm, csv and\n"
+        "perf have no sum_squared (debugfs output rebuilds it from avg and\n"
+        "stddev), perf has no guest time and 2-decimal values.\n"
+        "\n"
+        "exit codes: 0 ok, 2 bad usage, unreadable table or write error.\n");
+}
+
+static void help_diff(FILE *f)
+{
+    fprintf(f,
+        "usage: sim table diff A B [--proportions] [--fold-emul] [--from FMT]\n"
+        "\n"
+        "Prints tables A and B side by side: per type (A's rows by time%%, then\n"
+        "rows only B has) the counts, averages and time%% of both and the\n"
+        "relative differences (b - a) / a, then the exit totals and traced\n"
+        "durations.\n"
+        "\n"
+        "options:\n"
+        "  --proportions   compare each type's share of all exits (the exit\n"
+        "                  mix) instead of raw counts\n"
+        "  --fold-emul     fold EMUL_* rows into EMULINST in both tables\n"
+        "  --from FMT      input format of both: auto (default), " FORMATS "\n"
+        "\n"
+        "exit codes: 0 ok, 2 bad usage or unreadable table.\n");
+}
+
+/* Options common to the three commands. */
+typedef struct topts {
+    table_fmt from, to;
+    bool to_set, fold, check, proportions;
+    double tb;
+    const char *out;
+} topts;
+
+enum { O_FROM = 256, O_TO, O_FORMAT, O_FOLD, O_CHECK, O_TB, O_PROP, O_HELP };
+
+static int parse_fmt(const char *cmd, const char *arg, bool auto_ok,
+                     table_fmt *f)
+{
+    if (auto_ok && !strcmp(arg, "auto")) {
+        *f = TFMT_AUTO;
+        return 0;
+    }
+    int v = table_fmt_from_name(arg);
+    if (v < 0)
+        return cli_usage_error(cmd, "unknown format '%s' (%s%s)", arg,
+                               auto_ok ? "auto, " : "", FORMATS);
+    *f = (table_fmt)v;
+    return 0;
+}
+
+/* Parses argv; returns -1 to go on, else an exit code. Positional
+ * arguments are left in argv[optind..argc-1]. */
+static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
+                      void (*help)(FILE *))
+{
+    static const struct option lo[] = {
+        {"from", required_argument, 0, O_FROM},
+        {"to", required_argument, 0, O_TO},
+        {"format", required_argument, 0, O_FORMAT},
+        {"output", required_argument, 0, 'o'},
+        {"fold-emul", no_argument, 0, O_FOLD},
+        {"check", no_argument, 0, O_CHECK},
+        {"tb-per-usec", required_argument, 0, O_TB},
+        {"proportions", no_argument, 0, O_PROP},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    *o = (topts){.from = TFMT_AUTO, .to = TFMT_KVM, .out = "-"};
+    bool is_show = !strcmp(cmd, "table show"),
+         is_conv = !strcmp(cmd, "table convert"),
+         is_diff = !strcmp(cmd, "table diff");
+    int c, rc;
+    optind = 1;
+    opterr = 0;
+    int li = -1;
+    while ((c = getopt_long(argc, argv, "o:h", lo, &li)) != -1) {
+        /* each command accepts only the options its --help lists */
+        bool ok = c == 'h' || c == O_FROM || c == O_FOLD ||
+                  (c == O_FORMAT && is_show) || (c == O_CHECK && is_show) ||
+                  (c == O_TO && is_conv) || (c == 'o' && is_conv) ||
+                  (c == O_TB && !is_diff) || (c == O_PROP && is_diff);
+        if (!ok && c != '?' && li >= 0)
+            return cli_usage_error(cmd, "option '--%s' is not one of %s's",
+                                   lo[li].name, cmd);
+        if (!ok && c != '?')
+            return cli_usage_error(cmd, "option '-%c' is not one of %s's", c,
+                                   cmd);
+        if (!ok && (optopt == O_FROM || optopt == O_TO ||
+                    optopt == O_FORMAT || optopt == 'o' || optopt == O_TB))
+            return cli_usage_error(cmd, "option '%s' needs an argument",
+                                   argv[optind - 1]);
+        if (!ok)
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
+        li = -1;
+        switch (c) {
+        case 'h': help(stdout); return 0;
+        case O_FROM:
+            if ((rc = parse_fmt(cmd, optarg, true, &o->from)))
+                return rc;
+            break;
+        case O_TO:
+        case O_FORMAT:
+            if ((rc = parse_fmt(cmd, optarg, false, &o->to)))
+                return rc;
+            o->to_set = true;
+            break;
+        case 'o': o->out = optarg; break;
+        case O_FOLD: o->fold = true; break;
+        case O_CHECK: o->check = true; break;
+        case O_PROP: o->proportions = true; break;
+        case O_TB: {
+            char *end;
+            o->tb = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->tb > 0) || !isfinite(o->tb))
+                return cli_usage_error(cmd, "--tb-per-usec wants a positive "
+                                       "number (timebase MHz), not '%s'",
+                                       optarg);
+            break;
+        }
+        }
+    }
+    return -1;
+}
+
+static sim_err load(table *t, const char *path, const topts *o)
+{
+    return table_read_file_tb(t, path, o->from, o->tb);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    topts o;
+    int rc = parse_opts("table show", argc, argv, &o, help_show);
+    if (rc >= 0)
+        return rc;
+    if (optind != argc - 1)
+        return cli_usage_error("table show", optind >= argc
+                               ? "missing FILE" : "one FILE expected");
+    const char *path = argv[optind];
+    table t;
+    sim_err e = load(&t, path, &o);
+    if (e != SIM_OK)
+        return cli_report(e);
+    sim_err chk = SIM_OK;
+    if (o.check)
+        chk = table_check(&t, strcmp(path, "-") ? path : "<stdin>", stderr);
+    table_write_opts wo = {.fold_emul = o.fold, .tb_per_usec = o.tb};
+    e = table_write(stdout, &t, o.to, &wo);
+    if (e == SIM_OK && fflush(stdout) != 0)
+        e = sim_fail(SIM_ERR_IO, "stdout: write failed");
+    if (e != SIM_OK)
+        return cli_report(e);
+    if (chk != SIM_OK)
+        return cli_report(chk);
+    return 0;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+    topts o;
+    int rc = parse_opts("table convert", argc, argv, &o, help_convert);
+    if (rc >= 0)
+        return rc;
+    if (optind != argc - 1)
+        return cli_usage_error("table convert", optind >= argc
+                               ? "missing FILE" : "one FILE expected");
+    if (!o.to_set)
+        return cli_usage_error("table convert", "--to FMT is required (%s)",
+                               FORMATS);
+    table t;
+    sim_err e = load(&t, argv[optind], &o);
+    if (e != SIM_OK)
+        return cli_report(e);
+    outfile of;
+    if ((e = outfile_open(&of, o.out)) != SIM_OK)
+        return cli_report(e);
+    table_write_opts wo = {.fold_emul = o.fold, .tb_per_usec = o.tb};
+    e = table_write(of.f, &t, o.to, &wo);
+    if (e != SIM_OK) {
+        outfile_abort(&of);
+        return cli_report(e);
+    }
+    if ((e = outfile_commit(&of)) != SIM_OK)
+        return cli_report(e);
+    return 0;
+}
+
+/* Diff headers name the files, not where they sit. */
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    topts o;
+    int rc = parse_opts("table diff", argc, argv, &o, help_diff);
+    if (rc >= 0)
+        return rc;
+    if (argc - optind != 2)
+        return cli_usage_error("table diff", "two tables A B expected");
+    table a, b;
+    sim_err e;
+    if ((e = load(&a, argv[optind], &o)) != SIM_OK ||
+        (e = load(&b, argv[optind + 1], &o)) != SIM_OK)
+        return cli_report(e);
+    if (o.fold) {
+        table_fold_emul(&a, &a);
+        table_fold_emul(&b, &b);
+    }
+    e = table_diff(stdout, &a, base(argv[optind]), &b,
+                   base(argv[optind + 1]), o.proportions);
+    if (e == SIM_OK && fflush(stdout) != 0)
+        e = sim_fail(SIM_ERR_IO, "stdout: write failed");
+    if (e != SIM_OK)
+        return cli_report(e);
+    return 0;
+}
+
+int cli_table(int argc, char **argv)
+{
+    if (argc < 2) {
+        help_top(stderr);
+        return 2;
+    }
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        help_top(stdout);
+        return 0;
+    }
+    if (!strcmp(sub, "show"))
+        return cmd_show(argc - 1, argv + 1);
+    if (!strcmp(sub, "convert"))
+        return cmd_convert(argc - 1, argv + 1);
+    if (!strcmp(sub, "diff"))
+        return cmd_diff(argc - 1, argv + 1);
+    return cli_usage_error("table", "unknown command '%s' (show, convert, "
+                           "diff)", sub);
+}

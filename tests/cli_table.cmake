@@ -1,0 +1,50 @@
+# CLI tests of `sim table show|convert|diff` (tools/cli_table.c): goldens of
+# the seed tables in every format, the consistency check's exit codes, and
+# bad input named by file and line.
+set(NOPV @../../validation/hw/ppc440-ubuntu-boot-nopv.txt)
+set(PV @../../validation/hw/ppc440-ubuntu-boot-pv.txt)
+
+# the seed's published rows, reproduced (never-hit line in enum order)
+sim_cli_test(table_show_nopv 0 table_show_nopv.txt table show ${NOPV})
+sim_cli_test(table_show_pv 0 table_show_pv.txt table show ${PV})
+foreach(fmt csv json debugfs perf)
+  sim_cli_test(table_convert_nopv_${fmt} 0 table_nopv.${fmt}.txt
+               table convert ${NOPV} --to ${fmt})
+endforeach()
+sim_cli_test(table_convert_debugfs_3_1 0 table_pv_debugfs_tb667.txt
+             table convert ${PV} --to debugfs --tb-per-usec 667)
+sim_cli_test(table_show_fold_emul 0 table_show_emul_fold.txt
+             table show @table_emul.txt --fold-emul)
+sim_cli_test(table_show_debugfs_input 0 table_show_emul.txt
+             table show @table_emul_debugfs.txt)
+sim_cli_test(table_diff_nopv_pv 0 table_diff_nopv_pv.txt
+             table diff ${NOPV} ${PV})
+sim_cli_test(table_diff_proportions 0 table_diff_nopv_pv_proportions.txt
+             table diff ${NOPV} ${PV} --proportions)
+
+# consistency: 0 on the seeds, 1 on a committed inconsistent table
+sim_cli_test(table_check_nopv 0 - table show --check ${NOPV})
+sim_cli_test(table_check_pv 0 - table show --check ${PV})
+sim_cli_test(table_check_emul 0 - table show --check @table_emul_debugfs.txt)
+sim_cli_test(table_check_bad_avg 1
+             "~table_bad_avg.txt:7: EMULINST: avg 14.3000 but sum/count = 14.2804"
+             table show --check @table_bad_avg.txt)
+
+# bad input: exit 2 with file and line
+sim_cli_test(table_malformed 2
+             "~table_malformed.txt:7: expected a number for sum, found 'lots'"
+             table show @table_malformed.txt)
+sim_cli_test(table_wrong_from 2 "~ppc440-ubuntu-boot-nopv.txt:6: expected header 'type,count"
+             table show ${NOPV} --from csv)
+sim_cli_test(table_missing_file 2 "~no-such-table.txt: cannot open"
+             table show @no-such-table.txt)
+sim_cli_test(table_convert_needs_to 2 "~--to FMT is required"
+             table convert ${NOPV})
+sim_cli_test(table_unknown_format 2 "~unknown format 'xml'"
+             table show ${NOPV} --format xml)
+sim_cli_test(table_unknown_command 2 "~unknown command 'frob'" table frob)
+sim_cli_test(table_help 0 "~show FILE.*" table --help)
+sim_cli_test(table_help_lists_formats 0 "~debugfs +the kernel's" table --help)
+sim_cli_test(table_show_help 0 "~--check" table show --help)
+sim_cli_test(table_convert_help 0 "~--to FMT" table convert --help)
+sim_cli_test(table_diff_help 0 "~--proportions" table diff --help)
