@@ -1,0 +1,300 @@
+/* tlb440: the 440 soft TLB after arch/powerpc/kvm/44x_tlb.c (2.6.29+:
+ * direct hardware writes, shared round-robin index) and head_44x.S
+ * (finish_tlb_load: ++tlb_44x_index, wrap above tlb_44x_hwater). */
+#include "tlb440.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tlbword.h"
+
+#define LOWMEM_BASE 0xc0000000u
+#define PINNED_BYTES (256u << 20)
+#define HOST_PAGE 4096u
+
+typedef struct shadow_ref {
+    bool held;      /* ref->page != NULL */
+    uint8_t gindex; /* guest entry it shadows */
+    uint8_t tid;    /* shadow TID (0 = guest user mapping) */
+} shadow_ref;
+
+struct tlb440 {
+    tlb440_config c;
+    unsigned hwater;
+    unsigned index; /* tlb_44x_index */
+    unsigned pid;   /* guest PID */
+    tlb440_entry gtlb[TLB440_MAX];
+    tlb440_entry utlb[TLB440_MAX];
+    shadow_ref ref[TLB440_MAX];
+    tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
+    bool saved_valid[TLB440_MAX];
+    tlb440_stats st;
+};
+
+sim_err tlb440_new(tlb440 **t, const tlb440_config *c)
+{
+    if (c->gtlb_entries < 1 || c->gtlb_entries > TLB440_MAX ||
+        c->utlb_entries < 8 || c->utlb_entries > TLB440_MAX ||
+        c->utlb_pinned < 1 || c->utlb_pinned + 2 > c->utlb_entries)
+        return sim_fail(SIM_ERR_RANGE,
+                        "tlb440: geometry guest %u, UTLB %u, pinned %u out of "
+                        "range (guest 1..64, UTLB 8..64, pinned 1..UTLB-2)",
+                        c->gtlb_entries, c->utlb_entries, c->utlb_pinned);
+    *t = calloc(1, sizeof **t);
+    if (!*t)
+        return sim_fail(SIM_ERR_NOMEM, "tlb440: out of memory");
+    (*t)->c = *c;
+    tlb440_reset(*t);
+    return SIM_OK;
+}
+
+void tlb440_free(tlb440 *t) { free(t); }
+
+void tlb440_reset(tlb440 *t)
+{
+    tlb440_config c = t->c;
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    t->hwater = c.utlb_entries - 1 - c.utlb_pinned;
+    /* kvmppc_core_vcpu_setup: 16 MB of RAM at 0 and the UART */
+    t->gtlb[0] = (tlb440_entry){0, tlbw_make_w0(0, TLBSZ_16M, true, 0), 0,
+                                TLBW2_S_PERMS | TLBW2_U_PERMS};
+    t->gtlb[1] = (tlb440_entry){0,
+                                tlbw_make_w0(0xef600000u, TLBSZ_4K, true, 0),
+                                tlbw_make_w1(0x1ef600000ull),
+                                TLBW2_I | TLBW2_G | TLBW2_SR | TLBW2_SW};
+    /* pinned lowmem from the top slot down */
+    for (unsigned i = 0; i < c.utlb_pinned; i++) {
+        uint32_t ea = LOWMEM_BASE + i * PINNED_BYTES;
+        t->utlb[c.utlb_entries - 1 - i] = (tlb440_entry){
+            0, tlbw_make_w0(ea, TLBSZ_256M, true, 0),
+            tlbw_make_w1(ea - LOWMEM_BASE), TLBW2_S_PERMS | TLBW2_M};
+    }
+}
+
+unsigned tlb440_hwater(const tlb440 *t) { return t->hwater; }
+const tlb440_stats *tlb440_get_stats(const tlb440 *t) { return &t->st; }
+
+const tlb440_entry *tlb440_gtlb(const tlb440 *t, unsigned index)
+{
+    assert(index < t->c.gtlb_entries);
+    return &t->gtlb[index];
+}
+
+const tlb440_entry *tlb440_utlb(const tlb440 *t, unsigned slot)
+{
+    assert(slot < t->c.utlb_entries);
+    return &t->utlb[slot];
+}
+
+/* kvmppc_44x_shadow_release: invalidate the slot (even if the host has
+ * overwritten it since: the kernel notes it "could actually invalidate a
+ * host mapping") and drop the page reference. */
+static bool release(tlb440 *t, unsigned slot)
+{
+    if (!t->ref[slot].held)
+        return false;
+    t->utlb[slot].w0 &= ~TLBW0_V;
+    t->ref[slot].held = false;
+    t->st.releases++;
+    return true;
+}
+
+unsigned tlb440_gtlb_write(tlb440 *t, unsigned index, const tlb440_entry *e)
+{
+    assert(index < t->c.gtlb_entries);
+    unsigned n = 0;
+    if (tlbw_v(t->gtlb[index].w0))
+        for (unsigned i = 0; i <= t->hwater; i++)
+            if (t->ref[i].held && t->ref[i].gindex == index)
+                n += release(t, i);
+    t->gtlb[index] = *e;
+    return n;
+}
+
+int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as,
+                       unsigned pid, unsigned *scanned)
+{
+    for (unsigned i = 0; i < t->c.gtlb_entries; i++) {
+        const tlb440_entry *g = &t->gtlb[i];
+        if (tlbw_match(g->tid, g->w0, ea, as, pid)) {
+            if (scanned)
+                *scanned = i + 1;
+            return (int)i;
+        }
+    }
+    if (scanned)
+        *scanned = t->c.gtlb_entries;
+    return -1;
+}
+
+static bool is_ram(const tlb440 *t, const tlb440_entry *g, uint32_t ea)
+{
+    uint64_t ra = tlbw_raddr(g->w1) + (ea - tlbw_epn(g->w0));
+    return ra < t->c.guest_ram_bytes;
+}
+
+bool tlb440_gtlb_host_safe(const tlb440 *t, unsigned index, unsigned msr_is)
+{
+    const tlb440_entry *g = tlb440_gtlb(t, index);
+    return tlbw_v(g->w0) && tlbw_ts(g->w0) == (msr_is & 1u) &&
+           is_ram(t, g, tlbw_epn(g->w0));
+}
+
+unsigned tlb440_set_pid(tlb440 *t, unsigned pid)
+{
+    unsigned n = 0;
+    if (pid != t->pid)
+        for (unsigned i = 0; i <= t->hwater; i++)
+            if (t->ref[i].held && t->ref[i].tid == 0)
+                n += release(t, i);
+    t->pid = pid;
+    return n;
+}
+
+unsigned tlb440_pid(const tlb440 *t) { return t->pid; }
+
+int tlb440_utlb_find(const tlb440 *t, uint32_t ea, unsigned ts, unsigned pid)
+{
+    for (unsigned i = 0; i < t->c.utlb_entries; i++)
+        if (tlbw_match(t->utlb[i].tid, t->utlb[i].w0, ea, ts, pid))
+            return (int)i;
+    return -1;
+}
+
+tlb440_class tlb440_classify(const tlb440 *t, uint32_t ea, unsigned as,
+                             bool guest_pr, int *gindex, unsigned *scanned)
+{
+    if (gindex)
+        *gindex = -1;
+    if (scanned)
+        *scanned = 0;
+    if (tlb440_utlb_find(t, ea, 1, guest_pr ? 0 : 1) >= 0)
+        return TLB440_HIT;
+    int g = tlb440_gtlb_search(t, ea, as, t->pid, scanned);
+    if (gindex)
+        *gindex = g;
+    if (g < 0)
+        return TLB440_REAL;
+    return is_ram(t, &t->gtlb[g], ea) ? TLB440_VIRT : TLB440_MMIO;
+}
+
+/* The shared round-robin victim: ++tlb_44x_index, 0 above hwater. */
+static unsigned next_victim(tlb440 *t)
+{
+    unsigned v = t->index + 1;
+    if (v > t->hwater)
+        v = 0;
+    t->index = v;
+    return v;
+}
+
+static bool is_guest_slot(const tlb440_entry *e)
+{
+    return tlbw_v(e->w0) && tlbw_ts(e->w0) == 1;
+}
+
+void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
+                tlb440_map_info *info)
+{
+    const tlb440_entry *g = tlb440_gtlb(t, gindex);
+    assert(tlbw_v(g->w0));
+    unsigned v = next_victim(t);
+    tlb440_map_info mi = {.victim = v};
+    mi.released = release(t, v);
+    mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
+
+    /* one host page, or the guest page if it is smaller (1 KB) */
+    unsigned size = tlbw_size(g->w0) < TLBSZ_4K ? tlbw_size(g->w0) : TLBSZ_4K;
+    uint32_t bytes = 1024u << (2 * size);
+    uint32_t epn = ea & ~(bytes - 1u);
+    uint64_t ra = tlbw_raddr(g->w1) + (epn - tlbw_epn(g->w0));
+    uint32_t w2 = g->w2 & (TLBW2_U_MASK | TLBW2_W | TLBW2_I | TLBW2_G |
+                           TLBW2_E | TLBW2_PERM_MASK);
+    if (!guest_pr) /* guest supervisor: S permissions become U */
+        w2 = (w2 & ~TLBW2_U_PERMS) | ((w2 & TLBW2_S_PERMS) << 3);
+    w2 |= TLBW2_S_PERMS | TLBW2_M;
+    uint8_t tid = !(tlbw_tid(g->tid));
+    t->utlb[v] = (tlb440_entry){tid, tlbw_make_w0(epn, size, true, 1),
+                                tlbw_make_w1(ra), w2};
+    t->ref[v] = (shadow_ref){true, (uint8_t)gindex, tid};
+    t->st.maps++;
+    t->st.map_evicted_host += mi.evicted_host;
+    if (info)
+        *info = mi;
+}
+
+static bool host_hit(const tlb440_entry *e, uint32_t ea)
+{
+    return tlbw_v(e->w0) && tlbw_ts(e->w0) == 0 && ea >= tlbw_epn(e->w0) &&
+           (uint64_t)ea <= tlbw_end(e->w0);
+}
+
+bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
+{
+    unsigned n = t->c.utlb_entries;
+    if (ea >= LOWMEM_BASE &&
+        (uint64_t)ea < LOWMEM_BASE + (uint64_t)t->c.utlb_pinned * PINNED_BYTES)
+        return false;
+    if (hint && *hint >= 0 && (unsigned)*hint < n &&
+        host_hit(&t->utlb[*hint], ea))
+        return false;
+    for (unsigned i = 0; i <= t->hwater; i++)
+        if (host_hit(&t->utlb[i], ea)) {
+            if (hint)
+                *hint = (int)i;
+            return false;
+        }
+    unsigned v = next_victim(t);
+    t->st.host_fills++;
+    if (is_guest_slot(&t->utlb[v]))
+        t->st.host_evicted_guest++;
+    /* host kernel mappings: TS 0, TID 0 */
+    t->utlb[v] = (tlb440_entry){0,
+                                tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K,
+                                             true, 0),
+                                tlbw_make_w1(ea & ~(HOST_PAGE - 1u)),
+                                TLBW2_S_PERMS | TLBW2_M};
+    if (hint)
+        *hint = (int)v;
+    return true;
+}
+
+unsigned tlb440_guest_entries(const tlb440 *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i <= t->hwater; i++)
+        n += is_guest_slot(&t->utlb[i]);
+    return n;
+}
+
+unsigned tlb440_vcpu_put(tlb440 *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i <= t->hwater; i++) {
+        t->saved_valid[i] = is_guest_slot(&t->utlb[i]);
+        if (t->saved_valid[i]) {
+            t->saved[i] = t->utlb[i];
+            t->utlb[i].w0 &= ~TLBW0_V;
+            n++;
+        }
+    }
+    t->st.puts++;
+    t->st.put_entries += n;
+    return n;
+}
+
+unsigned tlb440_vcpu_load(tlb440 *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i <= t->hwater; i++)
+        if (t->saved_valid[i]) {
+            t->utlb[i] = t->saved[i];
+            t->saved_valid[i] = false;
+            n++;
+        }
+    t->st.loads++;
+    t->st.load_entries += n;
+    return n;
+}
