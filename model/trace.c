@@ -736,8 +736,10 @@ struct trace_reader {
     trace_header h;
     /* [0, 16): the next chunk header (read ahead with the previous payload),
      * [16, 16 + payload): records, then room for the following 16 bytes;
-     * the footer + trailer + 1 probe byte also fit. */
+     * the footer + trailer + 1 probe byte also fit. It grows to the
+     * largest chunk met (2 MiB at most), so small traces stay cheap. */
     unsigned char *buf;
+    size_t cap;
     size_t peek; /* valid read-ahead bytes in buf[0, 16) */
     bool have_peek;
     bool short_seen; /* a chunk with < TRACE_CHUNK_RECORDS was read */
@@ -748,8 +750,21 @@ struct trace_reader {
     trace_footer foot; /* the footer, once checked */
 };
 
-#define READER_BUF (CHUNK_HDR_SIZE + CHUNK_PAYLOAD_MAX + CHUNK_HDR_SIZE)
-_Static_assert(FOOTER_SIZE + TRAILER_SIZE + 1 <= READER_BUF, "footer fits");
+#define READER_BUF_MIN (FOOTER_SIZE + TRAILER_SIZE + 1)
+_Static_assert(READER_BUF_MIN > 2 * CHUNK_HDR_SIZE, "footer room");
+
+static sim_err reader_reserve(trace_reader *r, size_t need)
+{
+    if (need <= r->cap)
+        return SIM_OK;
+    unsigned char *b = realloc(r->buf, need); /* keeps the read-ahead */
+    if (!b)
+        return sim_fail(SIM_ERR_NOMEM, "%s: out of memory for a chunk",
+                        r->name);
+    r->buf = b;
+    r->cap = need;
+    return SIM_OK;
+}
 
 /* Makes an error sticky: the reader keeps returning it. */
 static sim_err reader_fail(trace_reader *r, sim_err e)
@@ -765,7 +780,7 @@ static sim_err reader_open_src(trace_reader **rp, const source *src,
                                const char *name)
 {
     trace_reader *r = calloc(1, sizeof *r);
-    if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READER_BUF))) {
+    if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READER_BUF_MIN))) {
         if (r)
             free(r->name);
         free(r);
@@ -785,6 +800,7 @@ static sim_err reader_open_src(trace_reader **rp, const source *src,
         trace_reader_close(r);
         return e;
     }
+    r->cap = READER_BUF_MIN;
     r->pos = got;
     *rp = r;
     return SIM_OK;
@@ -984,6 +1000,9 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
             "%u records)",
             r->name, (ull)k, (ull)at, TRACE_CHUNK_RECORDS);
     size_t payload = (size_t)count * TRACE_RECORD_SIZE, got;
+    if ((e = reader_reserve(r, CHUNK_HDR_SIZE + payload + CHUNK_HDR_SIZE)))
+        return e;
+    b = r->buf;
     if ((e = src_read(&r->src, r->name, r->pos, b + CHUNK_HDR_SIZE,
                       payload + CHUNK_HDR_SIZE, &got)))
         return e;
