@@ -86,32 +86,40 @@ static double row_sum_sq(const table_row *r)
 
 void table_fold_emul(const table *in, table *out)
 {
-    if (out != in)
-        *out = *in;
+    /* in == out is allowed: everything read from `in` after a row is reset
+     * is computed here first */
+    double traced = table_traced_or_sum(in);
     table_row acc = in->rows[EXIT_EMULINST];
     bool any = table_row_has_data(&acc);
-    double sum_sq_eff = any ? row_sum_sq(&acc) : 0;
-    if (!any) {
-        acc = (table_row){.sum_sq = 0, .min = INFINITY, .max = -INFINITY};
-        acc.time_pct = 0;
+    double sum_sq_eff = 0;
+    if (any) {
+        sum_sq_eff = row_sum_sq(&acc);
+        if (isnan(acc.time_pct) && traced > 0)
+            acc.time_pct = 100.0 * acc.sum / traced;
+    } else {
+        acc = (table_row){.min = INFINITY, .max = -INFINITY};
     }
+    if (out != in)
+        *out = *in;
     bool folded = false;
     for (int i = 0; i < EXIT__COUNT; i++) {
         if (!exit_is_emul((exit_type)i))
             continue;
-        const table_row *r = &in->rows[i];
-        if (table_row_has_data(r)) {
+        const table_row r = in->rows[i];
+        if (table_row_has_data(&r)) {
             if (!any) {
-                acc.line = r->line;
+                acc.line = r.line;
                 any = true;
             }
-            acc.count += r->count;
-            acc.sum += r->sum;
-            acc.sum_sq += r->sum_sq; /* NAN if any part lacks it */
-            sum_sq_eff += row_sum_sq(r);
-            acc.min = fmin(acc.min, r->min);
-            acc.max = fmax(acc.max, r->max);
-            acc.time_pct += table_row_time_pct(in, r);
+            acc.count += r.count;
+            acc.sum += r.sum;
+            acc.sum_sq += r.sum_sq; /* NAN if any part lacks it */
+            sum_sq_eff += row_sum_sq(&r);
+            acc.min = fmin(acc.min, r.min);
+            acc.max = fmax(acc.max, r.max);
+            acc.time_pct += isnan(r.time_pct) && traced > 0
+                                ? 100.0 * r.sum / traced
+                                : r.time_pct;
             folded = true;
         }
         out->rows[i] = (table_row){.sum_sq = NAN, .avg = NAN,
