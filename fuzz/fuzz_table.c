@@ -25,8 +25,8 @@ static void exercise(const table *t)
     for (int fold = 0; fold < 2; fold++)
         for (int w = 0; w < TFMT__COUNT; w++) {
             table_write_opts o = {.fold_emul = fold,
-                                  .tb_per_usec = w == TFMT_DEBUGFS && fold
-                                                     ? 667 : 0};
+                                  .tb_per_usec =
+                                      w == TFMT_DEBUGFS && fold ? 667 : 0};
             e = table_write(f, t, (table_fmt)w, &o);
             (void)e;
         }

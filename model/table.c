@@ -5,16 +5,16 @@
 #include "table.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "table_priv.h"
 
 static const char *const fmt_names[TFMT__COUNT] = {
-    [TFMT_KVM] = "kvm",   [TFMT_DEBUGFS] = "debugfs", [TFMT_PERF] = "perf",
-    [TFMT_CSV] = "csv",   [TFMT_JSON] = "json",
+    [TFMT_KVM] = "kvm", [TFMT_DEBUGFS] = "debugfs", [TFMT_PERF] = "perf",
+    [TFMT_CSV] = "csv", [TFMT_JSON] = "json",
 };
 
 const char *table_fmt_name(table_fmt f)
@@ -122,8 +122,8 @@ void table_fold_emul(const table *in, table *out)
                                 : r.time_pct;
             folded = true;
         }
-        out->rows[i] = (table_row){.sum_sq = NAN, .avg = NAN,
-                                   .stddev = NAN, .time_pct = NAN};
+        out->rows[i] = (table_row){
+            .sum_sq = NAN, .avg = NAN, .stddev = NAN, .time_pct = NAN};
         out->never_hit[i] = false;
     }
     if (!folded)
@@ -257,8 +257,8 @@ int table_rows_by_sum(const table *t, int idx[EXIT__COUNT], bool with_guest)
  * stddev with 3 and time% with 2. */
 #define AVG_REL_TOL 1e-3
 #define AVG_ABS_TOL 0.00005
-#define TIME_TOL (0.01 + 0.005)
-#define SD_REL_TOL 2e-3
+#define TIME_TOL    (0.01 + 0.005)
+#define SD_REL_TOL  2e-3
 
 typedef struct checker {
     const char *name;
@@ -310,8 +310,8 @@ static void check_row(checker *c, const table *t, int i)
          * avg) may exceed it by up to 1 usec */
         double hi = r->max == floor(r->max) ? 1.0 : 1e-9 * fabs(r->max);
         if (r->avg < r->min - AVG_ABS_TOL || r->avg > r->max + hi)
-            problem(c, r->line, ty, "avg %.4f outside [min %g, max %g]",
-                    r->avg, r->min, r->max);
+            problem(c, r->line, ty, "avg %.4f outside [min %g, max %g]", r->avg,
+                    r->min, r->max);
     }
     if (isfinite(r->stddev) && r->stddev < 0)
         problem(c, r->line, ty, "stddev %.3f is negative", r->stddev);
@@ -326,9 +326,8 @@ static void check_row(checker *c, const table *t, int i)
     else if (isfinite(r->stddev) && isfinite(r->sum_sq)) {
         /* sum_squared printed as an integer (+-0.5), stddev with 3 decimals,
          * and the cancellation in sum_sq/n - avg^2 */
-        double tol = SD_REL_TOL * fabs(var) + 0.5 / n +
-                     2 * r->stddev * 0.0005 + 0.0005 * 0.0005 +
-                     1e-12 * fabs(r->sum_sq / n);
+        double tol = SD_REL_TOL * fabs(var) + 0.5 / n + 2 * r->stddev * 0.0005 +
+                     0.0005 * 0.0005 + 1e-12 * fabs(r->sum_sq / n);
         if (fabs(r->stddev * r->stddev - var) > tol)
             problem(c, r->line, ty,
                     "stddev %.3f but sqrt(sum_squared/count - avg^2) = %.3f",
@@ -338,8 +337,8 @@ static void check_row(checker *c, const table *t, int i)
         t->traced_usec > 0) {
         double tp = 100.0 * r->sum / t->traced_usec;
         if (fabs(r->time_pct - tp) > TIME_TOL)
-            problem(c, r->line, ty,
-                    "time%% %.2f but 100*sum/traced = %.4f", r->time_pct, tp);
+            problem(c, r->line, ty, "time%% %.2f but 100*sum/traced = %.4f",
+                    r->time_pct, tp);
     }
 }
 
@@ -381,11 +380,12 @@ sim_err table_check(const table *t, const char *name, FILE *report)
         if (tp_known && isfinite(t->traced_usec) && fabs(tp_sum - 100) > tol)
             problem(&c, 0, NULL,
                     "time%% of all rows adds up to %.2f, expected 100 "
-                    "(within %.2f)", tp_sum, tol);
+                    "(within %.2f)",
+                    tp_sum, tol);
     }
     if (c.problems)
-        return sim_fail(SIM_ERR_CHECK, "%s: %u consistency problem%s",
-                        c.name, c.problems, c.problems == 1 ? "" : "s");
+        return sim_fail(SIM_ERR_CHECK, "%s: %u consistency problem%s", c.name,
+                        c.problems, c.problems == 1 ? "" : "s");
     return SIM_OK;
 }
 
@@ -415,12 +415,13 @@ static const char *or_unnamed(const char *p)
     return p ? p : "(unnamed)";
 }
 
-sim_err table_diff(FILE *f, const table *a, const char *name_a,
-                   const table *b, const char *name_b, bool proportions)
+sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
+                   const char *name_b, bool proportions)
 {
     /* a's rows by its time%, then rows only b has, by b's */
     int ia[EXIT__COUNT], ib[EXIT__COUNT], order[EXIT__COUNT];
-    int na = table_rows_by_sum(a, ia, true), nb = table_rows_by_sum(b, ib, true);
+    int na = table_rows_by_sum(a, ia, true),
+        nb = table_rows_by_sum(b, ib, true);
     int n = 0;
     for (int k = 0; k < na; k++)
         order[n++] = ia[k];
@@ -444,8 +445,7 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a,
             proportions ? "share b" : "count b", "diff", "avg a", "avg b",
             "diff", "time% a", "time% b");
     char c1[TABLE_NUMBUF], c2[TABLE_NUMBUF], d1[32], d2[32];
-    char v1[TABLE_NUMBUF], v2[TABLE_NUMBUF], t1[TABLE_NUMBUF],
-        t2[TABLE_NUMBUF];
+    char v1[TABLE_NUMBUF], v2[TABLE_NUMBUF], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
     for (int k = 0; k < n; k++) {
         int i = order[k];
         const table_row *ra = &a->rows[i], *rb = &b->rows[i];
@@ -471,14 +471,12 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a,
             dc = rel_diff(d1, ca, cb);
         }
         fprintf(f, "%-12s %13s %13s %8s %11s %11s %8s %8s %8s\n",
-                exit_name((exit_type)i), s1, s2, dc,
-                table_num_fixed(v1, aa, 4), table_num_fixed(v2, ab, 4),
-                rel_diff(d2, aa, ab), table_num_fixed(t1, pa, 2),
-                table_num_fixed(t2, pb, 2));
+                exit_name((exit_type)i), s1, s2, dc, table_num_fixed(v1, aa, 4),
+                table_num_fixed(v2, ab, 4), rel_diff(d2, aa, ab),
+                table_num_fixed(t1, pa, 2), table_num_fixed(t2, pb, 2));
     }
-    fprintf(f, "\n%-12s %13s %13s %8s\n", "exits",
-            table_num_int(c1, ea, true), table_num_int(c2, eb, true),
-            rel_diff(d1, ea, eb));
+    fprintf(f, "\n%-12s %13s %13s %8s\n", "exits", table_num_int(c1, ea, true),
+            table_num_int(c2, eb, true), rel_diff(d1, ea, eb));
     double ta = table_traced_or_sum(a), tb = table_traced_or_sum(b);
     fprintf(f, "%-12s %13s %13s %8s%s\n", "traced usec",
             table_num_int(c1, ta, true), table_num_int(c2, tb, true),
@@ -518,8 +516,8 @@ sim_err table_read_file_tb(table *t, const char *path, table_fmt fmt,
         e = sim_fail(SIM_ERR_NOMEM, "%s: out of memory", name);
     while (e == SIM_OK && len <= TABLE_MAX_FILE) {
         if (len == cap) {
-            size_t ncap = cap * 2 > TABLE_MAX_FILE + 1 ? TABLE_MAX_FILE + 1
-                                                       : cap * 2;
+            size_t ncap =
+                cap * 2 > TABLE_MAX_FILE + 1 ? TABLE_MAX_FILE + 1 : cap * 2;
             char *nb = realloc(buf, ncap);
             if (!nb) {
                 e = sim_fail(SIM_ERR_NOMEM, "%s: out of memory", name);

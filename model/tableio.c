@@ -268,14 +268,15 @@ static sim_err get_num(const lex *x, tok t, bool commas, bool dash_ok,
         return SIM_OK;
     }
     switch (scan_num(t, commas, v)) {
-    case NUM_OK:
-        return SIM_OK;
+    case NUM_OK: return SIM_OK;
     case NUM_NEG:
         snprintf(w, sizeof w, "a non-negative %s", what);
         return expected(x, w, t);
     case NUM_NONFINITE:
-        return sim_fail(SIM_ERR_RANGE, "%s:%u: %s is not a finite number: "
-                        "'%s'", x->name, x->lineno, what, show(b, t));
+        return sim_fail(SIM_ERR_RANGE,
+                        "%s:%u: %s is not a finite number: "
+                        "'%s'",
+                        x->name, x->lineno, what, show(b, t));
     case NUM_LONG:
         snprintf(w, sizeof w, "%s with at most 64 digits", what);
         return expected(x, w, t);
@@ -289,16 +290,14 @@ static sim_err get_count(const lex *x, tok t, bool commas, uint64_t *v)
 {
     char b[200];
     switch (scan_count(t, commas, v)) {
-    case NUM_OK:
-        return SIM_OK;
-    case NUM_NEG:
-        return expected(x, "a non-negative count", t);
+    case NUM_OK: return SIM_OK;
+    case NUM_NEG: return expected(x, "a non-negative count", t);
     case NUM_OVERFLOW:
-        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected a count below 2^64, "
-                        "found '%s' (count overflow)", x->name, x->lineno,
-                        show(b, t));
-    default:
-        return expected(x, "an integer count", t);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%u: expected a count below 2^64, "
+                        "found '%s' (count overflow)",
+                        x->name, x->lineno, show(b, t));
+    default: return expected(x, "an integer count", t);
     }
 }
 
@@ -317,8 +316,8 @@ static sim_err get_type(const lex *x, tok t, int *type)
     memcpy(name, t.s, n);
     name[n] = '\0';
     return sim_fail(SIM_ERR_FORMAT,
-                    "%s:%u: unknown exit type '%s' (did you mean %s?)",
-                    x->name, x->lineno, show(b, t), exit_nearest_name(name));
+                    "%s:%u: unknown exit type '%s' (did you mean %s?)", x->name,
+                    x->lineno, show(b, t), exit_nearest_name(name));
 }
 
 /* Stores a parsed row: rejects a second row of a type and absurd values;
@@ -332,8 +331,8 @@ static sim_err put_row(const lex *x, table *t, int ty, table_row r)
         snprintf(w, sizeof w, "one row per type (the first %s is at line %u)",
                  exit_name((exit_type)ty), o->line);
         return sim_fail(SIM_ERR_FORMAT,
-                        "%s:%u: expected %s, found a second '%s' row",
-                        x->name, x->lineno, w, exit_name((exit_type)ty));
+                        "%s:%u: expected %s, found a second '%s' row", x->name,
+                        x->lineno, w, exit_name((exit_type)ty));
     }
     r.line = x->lineno;
     if (r.count > 0 && !(r.min <= r.max))
@@ -351,8 +350,13 @@ static sim_err put_row(const lex *x, table *t, int ty, table_row r)
 
 static table_row blank_row(void)
 {
-    return (table_row){.min = NAN, .max = NAN, .sum = NAN, .sum_sq = NAN,
-                       .avg = NAN, .stddev = NAN, .time_pct = NAN};
+    return (table_row){.min = NAN,
+                       .max = NAN,
+                       .sum = NAN,
+                       .sum_sq = NAN,
+                       .avg = NAN,
+                       .stddev = NAN,
+                       .time_pct = NAN};
 }
 
 /* Fills what the format did not carry (avg, stddev, time%) and leaves what
@@ -390,9 +394,10 @@ static sim_err set_title(const lex *x, table *t, tok title)
 {
     char b[200];
     if (title.n >= sizeof t->title)
-        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected a title of at most "
-                        "%zu characters, found '%s' (%zu)", x->name,
-                        x->lineno, sizeof t->title - 1, show(b, title),
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%u: expected a title of at most "
+                        "%zu characters, found '%s' (%zu)",
+                        x->name, x->lineno, sizeof t->title - 1, show(b, title),
                         title.n);
     for (size_t i = 0; i < title.n; i++)
         if ((unsigned char)title.s[i] < 0x20 || title.s[i] == 0x7f)
@@ -404,9 +409,8 @@ static sim_err set_title(const lex *x, table *t, tok title)
 
 /* ==== kvm: the seed's layout ==== */
 
-static const char *const kvm_header[] = {"type", "count", "min",
-                                         "max",  "sum",   "avg",
-                                         "stddev", "time%"};
+static const char *const kvm_header[] = {"type", "count", "min",    "max",
+                                         "sum",  "avg",   "stddev", "time%"};
 #define KVM_HEADER "type count min max sum avg stddev time%"
 #define OTHER_NAME "(other)"
 
@@ -459,8 +463,10 @@ static sim_err kvm_never_hit(const lex *x, table *t, tok rest)
             return e;
         if (table_row_has_data(&t->rows[ty])) {
             char w[96];
-            snprintf(w, sizeof w, "a type without a row (%s has one at line "
-                     "%u)", exit_name((exit_type)ty), t->rows[ty].line);
+            snprintf(w, sizeof w,
+                     "a type without a row (%s has one at line "
+                     "%u)",
+                     exit_name((exit_type)ty), t->rows[ty].line);
             return expected(x, w, name);
         }
         if (t->never_hit[ty])
@@ -595,8 +601,7 @@ static sim_err parse_debugfs(table *t, lex *x, double tb_per_usec)
         tok tk[7];
         size_t n = split_ws(x->line, tk, 7);
         if (n < 6)
-            return expected(x, "6 columns (" DEBUGFS_HEADER ")",
-                            trim(x->line));
+            return expected(x, "6 columns (" DEBUGFS_HEADER ")", trim(x->line));
         if (n > 6)
             return expected(x, "end of line after 6 columns", tk[6]);
         table_row r = blank_row();
@@ -615,8 +620,8 @@ static sim_err parse_debugfs(table *t, lex *x, double tb_per_usec)
             return sim_fail(SIM_ERR_FORMAT,
                             "%s:%u: expected count 0 in an unnamed '(null)' "
                             "row (RFCI, DBELL or GDBELL of 3.5+, which sim440 "
-                            "does not model), found %llu", x->name, x->lineno,
-                            (unsigned long long)r.count);
+                            "does not model), found %llu",
+                            x->name, x->lineno, (unsigned long long)r.count);
         }
         int ty;
         if ((e = get_type(x, tk[0], &ty)))
@@ -662,8 +667,8 @@ static sim_err perf_total(const lex *x, tok line, uint64_t *samples,
     const char *comma = memchr(p, ',', (size_t)(end - p));
     if (!comma)
         return expected(x, PERF_TOTAL, t);
-    sim_err e = get_count(x, trim((tok){p, (size_t)(comma - p)}), false,
-                          samples);
+    sim_err e =
+        get_count(x, trim((tok){p, (size_t)(comma - p)}), false, samples);
     if (e)
         return e;
     tok rest = trim((tok){comma + 1, (size_t)(end - comma - 1)});
@@ -677,10 +682,9 @@ static sim_err perf_total(const lex *x, tok line, uint64_t *samples,
 
 static sim_err parse_perf(table *t, lex *x)
 {
-    static const char *const hdr[] = {"VM-EXIT", "Samples", "Samples%",
-                                      "Time%",   "Min",     "Time",
-                                      "Max",     "Time",    "Avg",
-                                      "time"};
+    static const char *const hdr[] = {"VM-EXIT", "Samples", "Samples%", "Time%",
+                                      "Min",     "Time",    "Max",      "Time",
+                                      "Avg",     "time"};
     const char *hdr_text = "header 'VM-EXIT Samples Samples% Time% Min Time "
                            "Max Time Avg time'";
     if (!next_content(x))
@@ -704,8 +708,10 @@ static sim_err parse_perf(table *t, lex *x)
         tok tk[16];
         size_t n = split_ws(line, tk, 16);
         if (n < 8)
-            return expected(x, "a row 'NAME Samples Samples% Time% Min Max "
-                            "Avg ( +- rel% )'", line);
+            return expected(x,
+                            "a row 'NAME Samples Samples% Time% Min Max "
+                            "Avg ( +- rel% )'",
+                            line);
         int ty;
         table_row r = blank_row();
         double share, sem;
@@ -736,8 +742,8 @@ static sim_err parse_perf(table *t, lex *x)
         /* perf's "+-" is the standard error of the mean relative to it,
          * with the sample variance (n - 1): stddev_stats() in
          * tools/perf/util/stat.c. Back to the population stddev: */
-        r.stddev = r.count > 1 ? sem / 100.0 * r.avg * sqrt((double)r.count - 1)
-                               : 0.0;
+        r.stddev =
+            r.count > 1 ? sem / 100.0 * r.avg * sqrt((double)r.count - 1) : 0.0;
         r.sum = r.avg * (double)r.count;
         rows_n += r.count;
         rows_us += r.sum;
@@ -748,20 +754,21 @@ static sim_err parse_perf(table *t, lex *x)
     if (!have_total)
         return expected_eof(x, PERF_TOTAL);
     if (total_n != rows_n)
-        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected Total Samples to be "
-                        "the rows' sum %llu, found %llu", x->name, x->lineno,
-                        (unsigned long long)rows_n,
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%u: expected Total Samples to be "
+                        "the rows' sum %llu, found %llu",
+                        x->name, x->lineno, (unsigned long long)rows_n,
                         (unsigned long long)total_n);
     /* each sum is avg (2 decimals) * count */
     if (fabs(total_us - rows_us) > rounding + 1e-9 * total_us)
-        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected the handled time to "
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%u: expected the handled time to "
                         "be the rows' avg*count sum %.2fus (within %.2f), "
-                        "found %.2fus", x->name, x->lineno, rows_us, rounding,
-                        total_us);
+                        "found %.2fus",
+                        x->name, x->lineno, rows_us, rounding, total_us);
     while (next_line(x))
         if (!is_filler(x->line))
-            return expected(x, "end of file after the total",
-                            trim(x->line));
+            return expected(x, "end of file after the total", trim(x->line));
     /* perf has no guest time: the traced duration stays unknown */
     t->traced_usec = NAN;
     return SIM_OK;
@@ -862,30 +869,36 @@ static sim_err json_num(const char *name, const char *where, json_t *obj,
     if (!isfinite(*v))
         return sim_fail(SIM_ERR_RANGE, "%s: %s: not a finite number", name, w);
     if (*v < 0)
-        return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected a non-negative "
-                        "number, found %g", name, w, *v);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: %s: expected a non-negative "
+                        "number, found %g",
+                        name, w, *v);
     return SIM_OK;
 }
 
 static sim_err json_row(const char *name, const char *where, json_t *o,
                         bool breakdown, table *t)
 {
-    static const char *const keys[] = {"type", "count", "min", "max", "sum",
-                                       "sum_squared", "avg", "stddev",
-                                       "time_percent"};
+    static const char *const keys[] = {"type", "count",  "min",
+                                       "max",  "sum",    "sum_squared",
+                                       "avg",  "stddev", "time_percent"};
     if (!json_is_object(o))
         return json_bad(name, where, "a row object", o);
     const char *key;
     json_t *v;
-    json_object_foreach(o, key, v) {
+    json_object_foreach(o, key, v)
+    {
         bool known = false;
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             known |= strcmp(key, keys[i]) == 0;
         if (!known)
-            return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected a row key (%s), "
-                            "found '%.40s'", name, where,
+            return sim_fail(SIM_ERR_FORMAT,
+                            "%s: %s: expected a row key (%s), "
+                            "found '%.40s'",
+                            name, where,
                             "type count min max sum sum_squared avg stddev "
-                            "time_percent", key);
+                            "time_percent",
+                            key);
     }
     json_t *jt = json_object_get(o, "type");
     if (!json_is_string(jt))
@@ -899,20 +912,23 @@ static sim_err json_row(const char *name, const char *where, json_t *o,
         if (ty < 0)
             return sim_fail(SIM_ERR_FORMAT,
                             "%s: %s: unknown exit type '%.40s' (did you mean "
-                            "%s?)", name, where, tn, exit_nearest_name(tn));
+                            "%s?)",
+                            name, where, tn, exit_nearest_name(tn));
         if (breakdown && !exit_is_emul((exit_type)ty))
-            return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected an EMUL_* type "
-                            "or \"" OTHER_NAME "\", found '%s'", name, where,
-                            tn);
+            return sim_fail(SIM_ERR_FORMAT,
+                            "%s: %s: expected an EMUL_* type "
+                            "or \"" OTHER_NAME "\", found '%s'",
+                            name, where, tn);
     }
     table_row r = blank_row();
     json_t *jc = json_object_get(o, "count");
     if (!json_is_integer(jc))
         return json_bad(name, where, "an integer \"count\"", jc);
     if (json_integer_value(jc) < 0)
-        return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected a non-negative "
-                        "count, found %lld", name, where,
-                        (long long)json_integer_value(jc));
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: %s: expected a non-negative "
+                        "count, found %lld",
+                        name, where, (long long)json_integer_value(jc));
     r.count = (uint64_t)json_integer_value(jc);
     sim_err e;
     if ((e = json_num(name, where, o, "min", false, &r.min)) ||
@@ -927,8 +943,10 @@ static sim_err json_row(const char *name, const char *where, json_t *o,
         return sim_fail(SIM_ERR_RANGE, "%s: %s: %s: min %g > max %g", name,
                         where, tn, r.min, r.max);
     if (t->rows[ty].present || t->never_hit[ty])
-        return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected one row per type, "
-                        "found a second '%s'", name, where, tn);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: %s: expected one row per type, "
+                        "found a second '%s'",
+                        name, where, tn);
     if (r.count == 0 && r.sum == 0 && r.max == 0) {
         t->never_hit[ty] = true;
         return SIM_OK;
@@ -948,7 +966,8 @@ static sim_err json_rows(const char *name, json_t *root, const char *key,
         return json_bad(name, key, "an array of rows", a);
     size_t i;
     json_t *o;
-    json_array_foreach(a, i, o) {
+    json_array_foreach(a, i, o)
+    {
         char where[64];
         snprintf(where, sizeof where, "%s[%zu]", key, i);
         sim_err e = json_row(name, where, o, breakdown, t);
@@ -960,21 +979,24 @@ static sim_err json_rows(const char *name, json_t *root, const char *key,
 
 static sim_err parse_json_doc(table *t, json_t *root, const char *name)
 {
-    static const char *const keys[] = {"title", "unit", "traced_duration",
-                                       "rows", "never_hit",
-                                       "emulinst_breakdown"};
+    static const char *const keys[] = {"title",           "unit",
+                                       "traced_duration", "rows",
+                                       "never_hit",       "emulinst_breakdown"};
     if (!json_is_object(root))
         return json_bad(name, "top level", "an object", root);
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    json_object_foreach(root, key, v)
+    {
         bool known = false;
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             known |= strcmp(key, keys[i]) == 0;
         if (!known)
-            return sim_fail(SIM_ERR_FORMAT, "%s: expected a key (title unit "
+            return sim_fail(SIM_ERR_FORMAT,
+                            "%s: expected a key (title unit "
                             "traced_duration rows never_hit "
-                            "emulinst_breakdown), found '%.40s'", name, key);
+                            "emulinst_breakdown), found '%.40s'",
+                            name, key);
     }
     json_t *j = json_object_get(root, "title");
     if (j && !json_is_null(j)) {
@@ -983,20 +1005,24 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
         const char *s = json_string_value(j);
         size_t n = strlen(s);
         if (n >= sizeof t->title)
-            return sim_fail(SIM_ERR_FORMAT, "%s: title: expected at most %zu "
-                            "characters, found %zu", name,
-                            sizeof t->title - 1, n);
+            return sim_fail(SIM_ERR_FORMAT,
+                            "%s: title: expected at most %zu "
+                            "characters, found %zu",
+                            name, sizeof t->title - 1, n);
         for (size_t i = 0; i < n; i++)
             if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-                return sim_fail(SIM_ERR_FORMAT, "%s: title: expected "
-                                "printable characters", name);
+                return sim_fail(SIM_ERR_FORMAT,
+                                "%s: title: expected "
+                                "printable characters",
+                                name);
         memcpy(t->title, s, n + 1);
     }
     j = json_object_get(root, "unit");
     if (j && !(json_is_string(j) && !strcmp(json_string_value(j), "usec")))
-        return sim_fail(SIM_ERR_FORMAT, "%s: unit: expected \"usec\", found "
-                        "%s%s%.20s", name, json_kind(j),
-                        json_is_string(j) ? " " : "",
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: unit: expected \"usec\", found "
+                        "%s%s%.20s",
+                        name, json_kind(j), json_is_string(j) ? " " : "",
                         json_is_string(j) ? json_string_value(j) : "");
     sim_err e = json_num(name, "top level", root, "traced_duration", true,
                          &t->traced_usec);
@@ -1016,15 +1042,19 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
             if (!bd.rows[i].present)
                 continue;
             if (i != EXIT_EMULINST && t->rows[i].present)
-                return sim_fail(SIM_ERR_FORMAT, "%s: emulinst_breakdown: "
+                return sim_fail(SIM_ERR_FORMAT,
+                                "%s: emulinst_breakdown: "
                                 "expected one row per type, found a second "
-                                "'%s'", name, exit_name((exit_type)i));
+                                "'%s'",
+                                name, exit_name((exit_type)i));
             parts += bd.rows[i].count;
         }
         if (!f->present || parts != f->count)
-            return sim_fail(SIM_ERR_FORMAT, "%s: emulinst_breakdown: expected "
+            return sim_fail(SIM_ERR_FORMAT,
+                            "%s: emulinst_breakdown: expected "
                             "the parts to add up to EMULINST's count %llu, "
-                            "found %llu", name,
+                            "found %llu",
+                            name,
                             (unsigned long long)(f->present ? f->count : 0),
                             (unsigned long long)parts);
         for (int i = 0; i < EXIT__COUNT; i++)
@@ -1040,7 +1070,8 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
             return json_bad(name, "never_hit", "an array of type names", j);
         size_t i;
         json_t *s;
-        json_array_foreach(j, i, s) {
+        json_array_foreach(j, i, s)
+        {
             char where[48];
             snprintf(where, sizeof where, "never_hit[%zu]", i);
             if (!json_is_string(s))
@@ -1049,12 +1080,14 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
             if (ty < 0)
                 return sim_fail(SIM_ERR_FORMAT,
                                 "%s: %s: unknown exit type '%.40s' (did you "
-                                "mean %s?)", name, where, json_string_value(s),
+                                "mean %s?)",
+                                name, where, json_string_value(s),
                                 exit_nearest_name(json_string_value(s)));
             if (table_row_has_data(&t->rows[ty]))
-                return sim_fail(SIM_ERR_FORMAT, "%s: %s: expected a type "
-                                "without a row, found '%s'", name, where,
-                                exit_name((exit_type)ty));
+                return sim_fail(SIM_ERR_FORMAT,
+                                "%s: %s: expected a type "
+                                "without a row, found '%s'",
+                                name, where, exit_name((exit_type)ty));
             t->never_hit[ty] = true;
         }
     }
@@ -1067,9 +1100,10 @@ static sim_err parse_json(table *t, const char *text, size_t len,
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root)
-        return sim_fail(SIM_ERR_FORMAT, "%s:%d:%d: expected a JSON table, "
-                        "found an error: %s", name, err.line, err.column,
-                        err.text);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%d:%d: expected a JSON table, "
+                        "found an error: %s",
+                        name, err.line, err.column, err.text);
     sim_err e = parse_json_doc(t, root, name);
     json_decref(root);
     return e;
@@ -1100,8 +1134,8 @@ static table_fmt guess(const char *text, size_t len)
     return TFMT_KVM;
 }
 
-sim_err table_parse_any(table *out, const char *text, size_t len,
-                         table_fmt fmt, const char *name, double tb_per_usec)
+sim_err table_parse_any(table *out, const char *text, size_t len, table_fmt fmt,
+                        const char *name, double tb_per_usec)
 {
     if (!name)
         name = "<input>";
@@ -1116,8 +1150,10 @@ sim_err table_parse_any(table *out, const char *text, size_t len,
     lex x;
     lex_init(&x, text, len, name);
     if (!next_content(&x))
-        return sim_fail(SIM_ERR_FORMAT, "%s: empty file, expected an "
-                        "exit-timing table", name);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: empty file, expected an "
+                        "exit-timing table",
+                        name);
     lex_init(&x, text, len, name);
     if (fmt == TFMT_AUTO)
         fmt = guess(text, len);
@@ -1168,8 +1204,8 @@ static bool listed_never_hit(const table *t, int i)
 static void kvm_row_out(FILE *f, const char *name, const table *t,
                         const table_row *r)
 {
-    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF],
-        s[TABLE_NUMBUF], a[TABLE_NUMBUF], d[TABLE_NUMBUF], p[TABLE_NUMBUF];
+    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF], s[TABLE_NUMBUF],
+        a[TABLE_NUMBUF], d[TABLE_NUMBUF], p[TABLE_NUMBUF];
     fprintf(f, "%s %s %s %s %s %s %s %s\n", name,
             table_num_int(c, (double)r->count, true),
             table_num_int(mn, r->min, true), table_num_int(mx, r->max, true),
@@ -1213,8 +1249,9 @@ static void write_kvm(FILE *f, const table *w, const table *orig, bool fold)
     fprintf(f, "\nEMULINST breakdown\n%s\n", KVM_HEADER);
     n = table_rows_by_sum(&bd, idx, false);
     for (int k = 0; k < n; k++)
-        kvm_row_out(f, idx[k] == EXIT_EMULINST ? OTHER_NAME
-                                               : exit_name((exit_type)idx[k]),
+        kvm_row_out(f,
+                    idx[k] == EXIT_EMULINST ? OTHER_NAME
+                                            : exit_name((exit_type)idx[k]),
                     &bd, &bd.rows[idx[k]]);
 }
 
@@ -1223,8 +1260,8 @@ static void write_debugfs(FILE *f, const table *w, double tb)
     /* the kernel's seq_printf formats, tab-separated */
     fprintf(f, "type\tcount\tmin\tmax\tsum\tsum_squared\n");
     bool emul = table_has_emul_subtypes(w);
-    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF],
-        s[TABLE_NUMBUF], q[TABLE_NUMBUF];
+    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF], s[TABLE_NUMBUF],
+        q[TABLE_NUMBUF];
     for (int i = 0; i < EXIT__COUNT; i++) {
         if (exit_is_emul((exit_type)i) && !emul)
             continue;
@@ -1233,8 +1270,8 @@ static void write_debugfs(FILE *f, const table *w, double tb)
             /* min starts at 0xFFFFFFFF; 3.1+ divides it by tb when printing */
             double unused = tb > 0 ? floor(4294967295.0 / tb) : 4294967295.0;
             fprintf(f, "%12s\t%10d\t%10s\t%10d\t%20d\t%20d\n",
-                    exit_name((exit_type)i), 0, table_num_int(mn, unused, false),
-                    0, 0, 0);
+                    exit_name((exit_type)i), 0,
+                    table_num_int(mn, unused, false), 0, 0, 0);
             continue;
         }
         double sq = r->sum_sq;
@@ -1245,12 +1282,11 @@ static void write_debugfs(FILE *f, const table *w, double tb)
         }
         if (tb > 0)
             sq = floor(sq * tb + 0.5); /* 3.1+: sum(ticks^2)/tb = usec^2*tb */
-        fprintf(f, "%12s\t%10s\t%10s\t%10s\t%20s\t%20s\n",
-                exit_name((exit_type)i),
-                table_num_int(c, (double)r->count, false),
-                table_num_int(mn, r->min, false),
-                table_num_int(mx, r->max, false),
-                table_num_int(s, r->sum, false), table_num_int(q, sq, false));
+        fprintf(
+            f, "%12s\t%10s\t%10s\t%10s\t%20s\t%20s\n", exit_name((exit_type)i),
+            table_num_int(c, (double)r->count, false),
+            table_num_int(mn, r->min, false), table_num_int(mx, r->max, false),
+            table_num_int(s, r->sum, false), table_num_int(q, sq, false));
     }
 }
 
@@ -1291,8 +1327,8 @@ static void write_perf(FILE *f, const table *w)
                 "( +-%7.2f%% )\n",
                 exit_name((exit_type)idx[k]), (unsigned long long)r->count,
                 100.0 * (double)r->count / total_n,
-                total_us > 0 ? 100.0 * r->sum / total_us : 0.0, r->min,
-                r->max, table_row_avg(r), perf_rel_sem(r));
+                total_us > 0 ? 100.0 * r->sum / total_us : 0.0, r->min, r->max,
+                table_row_avg(r), perf_rel_sem(r));
     }
     fprintf(f, "\nTotal Samples:%.0f, Total events handled time:%.2fus.\n",
             total_n, total_us);
@@ -1316,8 +1352,8 @@ static const char *csv_fixed(char buf[TABLE_NUMBUF], double x, int dec)
 static void write_csv(FILE *f, const table *w)
 {
     fprintf(f, CSV_HEADER "\n");
-    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF],
-        s[TABLE_NUMBUF], a[TABLE_NUMBUF], d[TABLE_NUMBUF], p[TABLE_NUMBUF];
+    char c[TABLE_NUMBUF], mn[TABLE_NUMBUF], mx[TABLE_NUMBUF], s[TABLE_NUMBUF],
+        a[TABLE_NUMBUF], d[TABLE_NUMBUF], p[TABLE_NUMBUF];
     for (int i = 0; i < EXIT__COUNT; i++) {
         const table_row *r = &w->rows[i];
         if (!table_row_has_data(r))
@@ -1384,8 +1420,7 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
     return o;
 }
 
-static sim_err write_json(FILE *f, const table *w, const table *orig,
-                          bool fold)
+static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold)
 {
     jb b = {true};
     json_t *root = json_object(), *rows = json_array(), *nh = json_array();
@@ -1400,8 +1435,8 @@ static sim_err write_json(FILE *f, const table *w, const table *orig,
     jset(&b, root, "traced_duration", jval(w->traced_usec));
     for (int i = 0; i < EXIT__COUNT; i++) {
         if (table_row_has_data(&w->rows[i])) {
-            json_t *o = json_row_out(&b, w, &w->rows[i],
-                                     exit_name((exit_type)i));
+            json_t *o =
+                json_row_out(&b, w, &w->rows[i], exit_name((exit_type)i));
             if (!o || json_array_append_new(rows, o) != 0)
                 b.ok = false;
         }
@@ -1417,10 +1452,9 @@ static sim_err write_json(FILE *f, const table *w, const table *orig,
             if (!(exit_is_emul((exit_type)i) || i == EXIT_EMULINST) ||
                 !table_row_has_data(&orig->rows[i]))
                 continue;
-            json_t *o = json_row_out(&b, orig, &orig->rows[i],
-                                     i == EXIT_EMULINST
-                                         ? OTHER_NAME
-                                         : exit_name((exit_type)i));
+            json_t *o = json_row_out(
+                &b, orig, &orig->rows[i],
+                i == EXIT_EMULINST ? OTHER_NAME : exit_name((exit_type)i));
             if (!o || json_array_append_new(bd, o) != 0)
                 b.ok = false;
         }
@@ -1429,8 +1463,9 @@ static sim_err write_json(FILE *f, const table *w, const table *orig,
     sim_err e = SIM_OK;
     if (!b.ok)
         e = sim_fail(SIM_ERR_NOMEM, "json: out of memory");
-    else if (json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                                     JSON_REAL_PRECISION(15)) != 0 ||
+    else if (json_dumpf(root, f,
+                        JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                            JSON_REAL_PRECISION(15)) != 0 ||
              fputc('\n', f) == EOF)
         e = sim_fail(SIM_ERR_IO, "json: write failed: %s", strerror(errno));
     json_decref(root);
@@ -1457,8 +1492,7 @@ sim_err table_write(FILE *f, const table *t, table_fmt fmt,
     case TFMT_CSV: write_csv(f, w); break;
     case TFMT_JSON: e = write_json(f, w, t, o->fold_emul); break;
     default:
-        return sim_fail(SIM_ERR_USAGE, "no table format %d to write",
-                        (int)fmt);
+        return sim_fail(SIM_ERR_USAGE, "no table format %d to write", (int)fmt);
     }
     if (e == SIM_OK && ferror(f))
         e = sim_fail(SIM_ERR_IO, "writing the table: %s", strerror(errno));

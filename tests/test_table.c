@@ -9,7 +9,7 @@
 #include "testlib.h"
 
 #define NOPV "../../validation/hw/ppc440-ubuntu-boot-nopv.txt"
-#define PV "../../validation/hw/ppc440-ubuntu-boot-pv.txt"
+#define PV   "../../validation/hw/ppc440-ubuntu-boot-pv.txt"
 
 static char *data_path(const char *rel)
 {
@@ -67,7 +67,8 @@ static void round_trip(const table *a, table *b, table_fmt fmt)
     free(s);
 }
 
-#define CU_ASSERT_NEAR(a, b, tol) CU_ASSERT(fabs((double)(a) - (double)(b)) <= (tol))
+#define CU_ASSERT_NEAR(a, b, tol)                                              \
+    CU_ASSERT(fabs((double)(a) - (double)(b)) <= (tol))
 
 /* ---- the seed tables ---- */
 
@@ -143,7 +144,8 @@ static void test_counts_must_add_up(void)
     table t;
     load(&t, NOPV);
     t.rows[EXIT_DSI].count -= 1;
-    t.rows[EXIT_DSI].avg = t.rows[EXIT_DSI].sum / (double)t.rows[EXIT_DSI].count;
+    t.rows[EXIT_DSI].avg =
+        t.rows[EXIT_DSI].sum / (double)t.rows[EXIT_DSI].count;
     sim_err e;
     char *rep = check_report(&t, &e);
     CU_ASSERT_EQUAL(e, SIM_ERR_CHECK);
@@ -169,10 +171,15 @@ static void test_stddev_from_sum_squared(void)
     /* the seed's FP_UNAVAIL: 303 exits of 11 usec and 5 of 12 */
     table t;
     table_init(&t);
-    t.rows[EXIT_FP_UNAVAIL] = (table_row){
-        .present = true, .count = 308, .min = 11, .max = 12,
-        .sum = 303 * 11 + 5 * 12, .sum_sq = 303 * 121 + 5 * 144,
-        .avg = NAN, .stddev = NAN, .time_pct = NAN};
+    t.rows[EXIT_FP_UNAVAIL] = (table_row){.present = true,
+                                          .count = 308,
+                                          .min = 11,
+                                          .max = 12,
+                                          .sum = 303 * 11 + 5 * 12,
+                                          .sum_sq = 303 * 121 + 5 * 144,
+                                          .avg = NAN,
+                                          .stddev = NAN,
+                                          .time_pct = NAN};
     table_finish(&t);
     CU_ASSERT_NEAR(t.rows[EXIT_FP_UNAVAIL].avg, 11.0162, 0.00005);
     CU_ASSERT_NEAR(t.rows[EXIT_FP_UNAVAIL].stddev, 0.126, 0.0005);
@@ -365,8 +372,8 @@ static void test_kvm_writer_groups_digits(void)
     table t;
     load(&t, PV);
     char *s = write_str(&t, TFMT_KVM, false);
-    CU_ASSERT_PTR_NOT_NULL(
-        strstr(s, "\nTIMEINGUEST 6,000,000 0 3,846 7,259,180 1.2099 9.317 5.31\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(
+        s, "\nTIMEINGUEST 6,000,000 0 3,846 7,259,180 1.2099 9.317 5.31\n"));
     free(s);
 }
 
@@ -413,8 +420,9 @@ static void test_diff_side_by_side(void)
 
 /* ---- parse errors: status and line ---- */
 
-#define HEAD "NO PV support\nunit is usec\ntraced duration 100 usec\n" \
-             "type count min max sum avg stddev time%\n"
+#define HEAD                                                                   \
+    "NO PV support\nunit is usec\ntraced duration 100 usec\n"                  \
+    "type count min max sum avg stddev time%\n"
 
 static void expect_error(const char *text, table_fmt fmt, sim_err want,
                          const char *msg)
@@ -429,8 +437,7 @@ static void expect_error(const char *text, table_fmt fmt, sim_err want,
 
 static void test_error_unknown_type(void)
 {
-    expect_error(HEAD "EMULINS 1 2 2 2 2.0 0 2.00\n", TFMT_KVM,
-                 SIM_ERR_FORMAT,
+    expect_error(HEAD "EMULINS 1 2 2 2 2.0 0 2.00\n", TFMT_KVM, SIM_ERR_FORMAT,
                  "t:5: unknown exit type 'EMULINS' (did you mean EMULINST?)");
 }
 
@@ -465,7 +472,8 @@ static void test_error_negative(void)
 static void test_error_count_overflow(void)
 {
     expect_error(HEAD "DEC 18,446,744,073,709,551,616 2 2 2 2.0 0 2.00\n",
-                 TFMT_KVM, SIM_ERR_FORMAT, "t:5: expected a count below "
+                 TFMT_KVM, SIM_ERR_FORMAT,
+                 "t:5: expected a count below "
                  "2^64, found '18,446,744,073,709,551,616' (count overflow)");
 }
 
@@ -578,9 +586,9 @@ static void test_read_file_size_cap(void)
 static void test_read_file_missing(void)
 {
     table t;
-    CU_ASSERT_EQUAL(table_read_file(&t, data_path("no-such-table.txt"),
-                                    TFMT_AUTO),
-                    SIM_ERR_IO);
+    CU_ASSERT_EQUAL(
+        table_read_file(&t, data_path("no-such-table.txt"), TFMT_AUTO),
+        SIM_ERR_IO);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "no-such-table.txt"));
 }
 

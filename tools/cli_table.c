@@ -13,6 +13,8 @@
 
 #define FORMATS "kvm, debugfs, perf, csv, json"
 
+/* Help texts keep their line breaks as users see them. */
+/* clang-format off */
 static void help_top(FILE *f)
 {
     fprintf(f,
@@ -111,6 +113,8 @@ static void help_diff(FILE *f)
         "exit codes: 0 ok, 2 bad usage or unreadable table.\n");
 }
 
+/* clang-format on */
+
 /* Options common to the three commands. */
 typedef struct topts {
     table_fmt from, to;
@@ -173,8 +177,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         if (!ok && c != '?')
             return cli_usage_error(cmd, "option '-%c' is not one of %s's", c,
                                    cmd);
-        if (!ok && (optopt == O_FROM || optopt == O_TO ||
-                    optopt == O_FORMAT || optopt == 'o' || optopt == O_TB))
+        if (!ok && (optopt == O_FROM || optopt == O_TO || optopt == O_FORMAT ||
+                    optopt == 'o' || optopt == O_TB))
             return cli_usage_error(cmd, "option '%s' needs an argument",
                                    argv[optind - 1]);
         if (!ok)
@@ -201,7 +205,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
             char *end;
             o->tb = strtod(optarg, &end);
             if (end == optarg || *end || !(o->tb > 0) || !isfinite(o->tb))
-                return cli_usage_error(cmd, "--tb-per-usec wants a positive "
+                return cli_usage_error(cmd,
+                                       "--tb-per-usec wants a positive "
                                        "number (timebase MHz), not '%s'",
                                        optarg);
             break;
@@ -224,7 +229,8 @@ static int cmd_show(int argc, char **argv)
         return rc;
     if (optind != argc - 1)
         return cli_usage_error("table show", optind >= argc
-                               ? "missing FILE" : "one FILE expected");
+                                                 ? "missing FILE"
+                                                 : "one FILE expected");
     const char *path = argv[optind];
     table t;
     sim_err e = load(&t, path, &o);
@@ -252,7 +258,8 @@ static int cmd_convert(int argc, char **argv)
         return rc;
     if (optind != argc - 1)
         return cli_usage_error("table convert", optind >= argc
-                               ? "missing FILE" : "one FILE expected");
+                                                    ? "missing FILE"
+                                                    : "one FILE expected");
     if (!o.to_set)
         return cli_usage_error("table convert", "--to FMT is required (%s)",
                                FORMATS);
@@ -298,8 +305,8 @@ static int cmd_diff(int argc, char **argv)
         table_fold_emul(&a, &a);
         table_fold_emul(&b, &b);
     }
-    e = table_diff(stdout, &a, base(argv[optind]), &b,
-                   base(argv[optind + 1]), o.proportions);
+    e = table_diff(stdout, &a, base(argv[optind]), &b, base(argv[optind + 1]),
+                   o.proportions);
     if (e == SIM_OK && fflush(stdout) != 0)
         e = sim_fail(SIM_ERR_IO, "stdout: write failed");
     if (e != SIM_OK)
@@ -324,6 +331,8 @@ int cli_table(int argc, char **argv)
         return cmd_convert(argc - 1, argv + 1);
     if (!strcmp(sub, "diff"))
         return cmd_diff(argc - 1, argv + 1);
-    return cli_usage_error("table", "unknown command '%s' (show, convert, "
-                           "diff)", sub);
+    return cli_usage_error("table",
+                           "unknown command '%s' (show, convert, "
+                           "diff)",
+                           sub);
 }
