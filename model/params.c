@@ -72,6 +72,16 @@ static unsigned edit_distance(const char *a, const char *b)
 
 const char *param_nearest_name(const char *name)
 {
+    /* a prefix of a name (a cut-short name) beats edit distance, which
+     * favours short names */
+    size_t n = strlen(name);
+    const char *pre = NULL;
+    for (int i = 0; i < PARAM__COUNT && n >= 3; i++)
+        if (!strncmp(defs[i].name, name, n) &&
+            (!pre || strlen(defs[i].name) < strlen(pre)))
+            pre = defs[i].name;
+    if (pre)
+        return pre;
     const char *best = defs[0].name;
     unsigned bd = ~0u;
     for (int i = 0; i < PARAM__COUNT; i++) {

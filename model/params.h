@@ -78,11 +78,11 @@
       "after the entry timebase read: last ~20 insns + rfi; charged to "       \
       "TIMEINGUEST")                                                           \
     /* ---- caches ---- */                                                     \
-    X(icache_miss_cycles, PK_INT, "cycles", 24, 0, 1000, SRC_ASSUME,           \
-      "one I-cache line refill (32 bytes over the PLB)")                       \
-    X(dcache_miss_cycles, PK_INT, "cycles", 24, 0, 1000, SRC_ASSUME,           \
+    X(icache_miss_cycles, PK_INT, "cycles", 50, 0, 1000, SRC_ASSUME,           \
+      "one I-cache line refill (32 bytes from DDR over the PLB, ~75 ns)")     \
+    X(dcache_miss_cycles, PK_INT, "cycles", 50, 0, 1000, SRC_ASSUME,           \
       "one D-cache line refill")                                               \
-    X(common_code_lines, PK_INT, "lines", 60, 0, 1024, SRC_ASSUME,             \
+    X(common_code_lines, PK_INT, "lines", 80, 0, 1024, SRC_ASSUME,             \
       "I-cache lines of the common path (asm + C dispatch), refilled on "      \
       "every exit after the last entry's iccci")                               \
     X(stub_code_lines, PK_INT, "lines", 4, 0, 1024, SRC_ASSUME,                \

@@ -100,9 +100,9 @@ sim_err replay_file(const char *path, const replay_opts *o, stats *s,
             if (stop != n) {
                 e = sim_fail(SIM_ERR_UNSUPP,
                              "%s: record %llu: exit %s has no measured "
-                             "handler/guest ticks; this trace needs a cost "
-                             "model to be replayed, and this build has none "
-                             "yet (traces from `sim trace synth` carry ticks)",
+                             "handler/guest ticks; replay it through the "
+                             "cycle model (sim replay without --compare "
+                             "does so by itself)",
                              path, (unsigned long long)(res->records + stop),
                              exit_name(recs[stop].type));
                 break;

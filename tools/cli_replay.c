@@ -1,13 +1,18 @@
 /* cli_replay: `sim replay TRACE` - the trace through the accounting (and,
- * when it lacks ticks, a cost model), printed as an exit-timing table with
- * the accounting invariants checked. */
+ * when it lacks ticks or --model is given, the cycle model, directly or in
+ * the SystemC timed platform), printed as an exit-timing table with the
+ * accounting invariants checked; --compare puts measured and predicted side
+ * by side. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "cost.h"
 #include "outfile.h"
+#include "params.h"
+#include "platform/platform.h"
 #include "replay.h"
 #include "stats.h"
 #include "table.h"
@@ -21,10 +26,23 @@ static void help(FILE *f)
         "(CONFIG_KVM_EXIT_TIMING: an exit is charged from exit to the next guest\n"
         "entry, TIMEINGUEST from entry to the next exit, the first incomplete cycle\n"
         "skipped) and prints the table, then the accounting invariants.\n"
-        "The trace must carry measured handler/guest ticks (e.g. from `sim trace\n"
-        "synth`); traces without them need the cycle model, not built yet.\n"
+        "Ticks the trace carries (measured, or drawn by `sim trace synth`) are used\n"
+        "as they are; a trace without them is costed by the cycle model (stages\n"
+        "and parameters: `sim params show`, docs/parameters.md).\n"
         "\n"
         "options:\n"
+        "  --model        predict every exit with the cycle model even when the\n"
+        "                 trace has ticks\n"
+        "  --compare      measured and predicted tables side by side (per-row\n"
+        "                 differences); needs a trace with ticks\n"
+        "  --stages       after the table, average cycles per stage per exit type\n"
+        "  --params P     cycle-model parameters from INI file P\n"
+        "  --set K=V      override one parameter (repeatable, after --params)\n"
+        "  --platform PL  c (default): the cycle model called per record;\n"
+        "                 systemc: the SystemC timed platform, where DEC, EXTINT\n"
+        "                 and SIGNAL exits arrive at rates per simulated second\n"
+        "                 (the trace's own are dropped) and a DEC firing during an\n"
+        "                 exit is delivered at the next entry\n"
         "  --format FMT   kvm (default, the seed's layout), debugfs, perf, csv, json\n"
         "  --unit U       usec (default): every sample truncated to whole usec before\n"
         "                 accumulating, as kernels 2.6.29-2.6.37 did;\n"
@@ -47,13 +65,22 @@ int cli_replay(int argc, char **argv)
         {"fold-emul", no_argument, 0, 'F'},
         {"title", required_argument, 0, 't'},
         {"output", required_argument, 0, 'o'},
+        {"model", no_argument, 0, 'M'},
+        {"compare", no_argument, 0, 'C'},
+        {"stages", no_argument, 0, 'S'},
+        {"params", required_argument, 0, 'P'},
+        {"set", required_argument, 0, 's'},
+        {"platform", required_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
     bool fold = false;
-    const char *title = NULL, *out = "-";
+    const char *title = NULL, *out = "-", *pfile = NULL;
+    bool model = false, compare = false, stages = false, systemc = false;
+    char *sets[64];
+    int nsets = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -79,6 +106,22 @@ int cli_replay(int argc, char **argv)
         case 'F': fold = true; break;
         case 't': title = optarg; break;
         case 'o': out = optarg; break;
+        case 'M': model = true; break;
+        case 'C': compare = true; break;
+        case 'S': stages = true; break;
+        case 'P': pfile = optarg; break;
+        case 's':
+            if (nsets == (int)(sizeof sets / sizeof sets[0]))
+                return cli_usage_error("replay", "too many --set");
+            sets[nsets++] = optarg;
+            break;
+        case 'L':
+            if (!strcmp(optarg, "systemc"))
+                systemc = true;
+            else if (strcmp(optarg, "c") != 0)
+                return cli_usage_error("replay", "unknown platform '%s' (c, "
+                                       "systemc)", optarg);
+            break;
         case 'h': help(stdout); return 0;
         default:
             return cli_usage_error("replay", "unknown option '%s'",
@@ -90,16 +133,54 @@ int cli_replay(int argc, char **argv)
                                ? "missing TRACE" : "one TRACE expected");
     const char *path = argv[optind];
 
+    static params prm;
+    int rc = cli_params_resolve(&prm, pfile, sets, nsets);
+    if (rc != 0)
+        return rc;
+    if (systemc && !platform_available())
+        return cli_report(sim_fail(SIM_ERR_UNSUPP, "replay: this build has no "
+                                   "SystemC platform (libsystemc-dev)"));
+    cost_model *cm;
+    sim_err e = cost_new(&cm, &prm);
+    if (e != SIM_OK)
+        return cli_report(e);
+    replay_cost_model hook;
+    cost_replay_hook(cm, &hook);
+
     cli_progress prog;
     cli_progress_init(&prog, "replay", "records");
-    replay_opts ro = {.unit = unit, .ticks = REPLAY_MEASURED,
+    replay_opts ro = {.unit = unit, .ticks = REPLAY_MEASURED, .model = &hook,
                       .progress = cli_progress_update, .progress_ctx = &prog};
     static stats s;
     replay_result res;
-    sim_err e = replay_file(path, &ro, &s, &res);
+    bool predicted = model || systemc;
+    table measured;
+    if (!predicted || compare) {
+        e = replay_file(path, &ro, &s, &res);
+        if (e == SIM_ERR_UNSUPP && !compare) {
+            /* no ticks in the trace: the model predicts them */
+            sim_clear_error();
+            predicted = true;
+        } else if (e != SIM_OK) {
+            cli_progress_done(&prog);
+            cost_free(cm);
+            return cli_report(e);
+        }
+        if (compare) {
+            stats_to_table(&s, &measured);
+            predicted = true;
+        }
+    }
+    if (predicted) {
+        ro.ticks = REPLAY_MODEL;
+        e = systemc ? platform_replay(path, cm, &ro, &s, &res)
+                    : replay_file(path, &ro, &s, &res);
+    }
     cli_progress_done(&prog);
-    if (e != SIM_OK)
+    if (e != SIM_OK) {
+        cost_free(cm);
         return cli_report(e);
+    }
 
     table t;
     stats_to_table(&s, &t);
@@ -108,8 +189,10 @@ int cli_replay(int argc, char **argv)
 
     outfile of;
     e = outfile_open(&of, out);
-    if (e != SIM_OK)
+    if (e != SIM_OK) {
+        cost_free(cm);
         return cli_report(e);
+    }
     bool human = fmt == TFMT_KVM || fmt == TFMT_PERF;
     if (fmt == TFMT_KVM)
         fprintf(of.f,
@@ -120,14 +203,35 @@ int cli_replay(int argc, char **argv)
                 (unsigned long long)res.exits,
                 trace_source_name(res.header.source)
                     ? trace_source_name(res.header.source) : "unknown",
-                res.header.cost_label[0] ? res.header.cost_label : "measured",
+                predicted ? (systemc ? "predicted (cycle model, SystemC "
+                                       "platform)"
+                                     : "predicted (cycle model)")
+                : res.header.cost_label[0] ? res.header.cost_label
+                                           : "measured",
                 (unsigned long long)res.header.tb_hz,
                 unit == STATS_USEC ? "2.6.29-2.6.37 (per-sample usec)"
                                    : "3.1+ (ticks, divided at print)");
     table_write_opts wo = {.fold_emul = fold,
                            .tb_per_usec = unit == STATS_TICKS
                                               ? (double)s.tb_per_usec : 0};
-    e = table_write(of.f, &t, fmt, &wo);
+    if (compare) {
+        table fm, fp;
+        const table *a = &measured, *b = &t;
+        if (fold) {
+            table_fold_emul(&measured, &fm);
+            table_fold_emul(&t, &fp);
+            a = &fm;
+            b = &fp;
+        }
+        e = table_diff(of.f, a, "measured (trace ticks)", b,
+                       "predicted (cycle model)", false);
+    } else
+        e = table_write(of.f, &t, fmt, &wo);
+    if (e == SIM_OK && stages) {
+        fputc('\n', of.f);
+        cost_write_stages(cm, of.f);
+    }
+    cost_free(cm);
     if (e != SIM_OK) {
         outfile_abort(&of);
         return cli_report(e);
@@ -140,7 +244,8 @@ int cli_replay(int argc, char **argv)
     if (rep == stdout && !strcmp(out, "-"))
         fputc('\n', rep);
     sim_err ce = stats_check(&s, rep);
-    bool tb_ok = res.tb_mismatches == 0;
+    /* a predicted timeline is consistent by construction */
+    bool tb_ok = predicted || res.tb_mismatches == 0;
     fprintf(rep, "check %-40s %s (%llu records disagree", 
             "timestamps agree with ticks", tb_ok ? "ok  " : "FAIL",
             (unsigned long long)res.tb_mismatches);

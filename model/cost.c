@@ -1,0 +1,684 @@
+/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, reference §2, §3,
+ * §7, §8). Fixed stage costs are computed per exit type once; per exit only
+ * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
+ * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
+ * restore, QEMU, host interrupts, preemption, guest run), which keeps the
+ * full model above 10 M exits/s. */
+#include "cost.h"
+
+#include <assert.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "insn440.h"
+#include "tlbword.h"
+
+/* Which parts of the handler a path runs. */
+enum {
+    PATH_LASTINST = 1 << 0, /* PROGRAM/DTLB/DEBUG: last_inst fetch */
+    PATH_EMUL = 1 << 1,     /* kvmppc_emulate_instruction */
+    PATH_TLBMISS = 1 << 2,  /* guest TLB search */
+    PATH_MAP = 1 << 3,      /* kvmppc_mmu_map */
+    PATH_REFLECT = 1 << 4,  /* interrupt queued to the guest */
+    PATH_HEAVY = 1 << 5,    /* to QEMU: vcpu_put/load */
+    PATH_TICK = 1 << 6,     /* host decrementer serviced */
+    PATH_IRQ = 1 << 7,      /* host device interrupt serviced */
+    PATH_WAIT = 1 << 8,     /* guest idles (EMUL_WAIT) */
+    PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
+};
+
+#define PAGE_COMMON 0xd1000000u /* kvm module text/data (vmalloc) */
+#define PAGE_PATH 0xd1010000u
+#define PAGE_HOSTIRQ 0xd1020000u
+#define PAGE_QEMU 0x10000000u /* QEMU and other host tasks: many pages */
+#define QEMU_PAGE_SPAN 512u
+#define N_HINT 16
+#define ICLASS_CACHE 256
+#define DECAY_STEPS 1024 /* exp(-x) table over [0, 16) in 1/64 steps */
+
+struct cost_model {
+    params p;
+    tlb440 *tlb;
+    gsl_rng *rng;
+    uint64_t core_hz, tb_hz;
+    double tb_per_cycle;
+
+    /* per type, precomputed */
+    unsigned path[EXIT__COUNT];
+    uint64_t fixed[EXIT__COUNT][CSTAGE__COUNT];
+    uint64_t fixed_handler[EXIT__COUNT], fixed_guest[EXIT__COUNT];
+    uint64_t emul[INSN__COUNT], spr[4];
+    uint64_t data_lines, scan_all, ref_scan, line_bytes;
+    unsigned icache_lines;
+    double cpi;
+
+    /* results */
+    uint64_t var[EXIT__COUNT][CSTAGE__COUNT];
+    uint64_t count[EXIT__COUNT];
+
+    /* state */
+    uint64_t now;   /* cycles since reset */
+    double dcold;   /* fraction of handler data lines cold at the next exit */
+    bool thrash;    /* this exit ran host work or QEMU: caches lost */
+    int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
+    unsigned qemu_round, assumed;
+    int internal_host;
+    uint64_t tick_period, next_tick, next_irq;
+    double irq_mean; /* cycles between device interrupts */
+    uint64_t guest_tick_period;
+    uint32_t ic_key[ICLASS_CACHE];
+    uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
+    double decay[DECAY_STEPS + 1];
+};
+
+static const char *const stage_names[] = {
+#define X(n, g, s) #n,
+    COST_STAGES(X)
+#undef X
+};
+static const int stage_guest[] = {
+#define X(n, g, s) g,
+    COST_STAGES(X)
+#undef X
+};
+
+const char *cost_stage_name(cost_stage s) { return stage_names[s]; }
+int cost_stage_guest_side(cost_stage s) { return stage_guest[s]; }
+
+static unsigned path_of(exit_type t)
+{
+    unsigned p = 0;
+    int irq = exit_default_irq(t);
+    if (irq == BOOKE_IRQ_PROGRAM || irq == BOOKE_IRQ_DTLB_MISS ||
+        irq == BOOKE_IRQ_DEBUG)
+        p |= PATH_LASTINST;
+    if (exit_is_emul(t) || t == EXIT_EMULINST || t == EXIT_DCR)
+        p |= PATH_EMUL;
+    switch (t) {
+    case EXIT_ITLBVIRT: case EXIT_DTLBVIRT: case EXIT_DTLBPV:
+        p |= PATH_TLBMISS | PATH_MAP;
+        break;
+    case EXIT_ITLBREAL: case EXIT_DTLBREAL:
+        p |= PATH_TLBMISS | PATH_REFLECT;
+        break;
+    case EXIT_MMIO:
+        p |= PATH_TLBMISS | PATH_MMIO;
+        break;
+    case EXIT_SYSCALL: case EXIT_ISI: case EXIT_DSI: case EXIT_USR_PR_INST:
+    case EXIT_FP_UNAVAIL: case EXIT_HCALL:
+        p |= PATH_REFLECT;
+        break;
+    case EXIT_DEC: p |= PATH_TICK; break;
+    case EXIT_EXTINT: p |= PATH_IRQ; break;
+    case EXIT_EMUL_WAIT: p |= PATH_WAIT; break;
+    default: break;
+    }
+    if (exit_flags(t) & EXF_HEAVY)
+        p |= PATH_HEAVY;
+    return p;
+}
+
+static uint64_t cyc(double x) { return x > 0 ? (uint64_t)llround(x) : 0; }
+
+/* Everything that does not depend on state, per exit type. */
+static void precompute(cost_model *m)
+{
+    const params *p = &m->p;
+    double cpi = m->cpi = P(p, cpi);
+    m->line_bytes = (uint64_t)P(p, cache_line_bytes);
+    m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
+    uint64_t miss = (uint64_t)P(p, icache_miss_cycles);
+    m->scan_all = (uint64_t)(P(p, gtlb_entries) * P(p, tlb_scan_cycles));
+    /* the shadow-ref loops run over slots 0..hwater */
+    m->ref_scan = (uint64_t)((P(p, utlb_entries) - P(p, utlb_pinned)) *
+                             P(p, tlb_scan_cycles));
+    m->data_lines = (uint64_t)P(p, common_data_lines);
+
+    uint64_t dec = cyc(cpi * P(p, decode_insns));
+    for (int c = 0; c < INSN__COUNT; c++) {
+        double n = 0;
+        switch ((insn_class)c) {
+        case INSN_MFMSR: case INSN_WRTEE: n = P(p, emul_msr_insns); break;
+        case INSN_MTMSR: n = P(p, emul_mtmsr_insns); break;
+        case INSN_RFI: n = P(p, emul_rfi_insns); break;
+        case INSN_TLBWE: n = P(p, emul_tlbwe_insns); break;
+        case INSN_TLBSX: n = P(p, emul_tlbsx_insns); break;
+        case INSN_CACHE: case INSN_TLBRE: n = P(p, emul_cache_insns); break;
+        case INSN_DCR: n = P(p, emul_dcr_insns); break;
+        case INSN_LOADSTORE: n = P(p, emul_mmio_insns); break;
+        case INSN_TRAP: case INSN_ILLEGAL: n = P(p, reflect_insns); break;
+        case INSN_MFSPR: case INSN_MTSPR: n = 0; break; /* by SPR group */
+        default: break;
+        }
+        m->emul[c] = dec + cyc(cpi * n);
+    }
+    m->spr[SPRG_GENERIC] = dec + cyc(cpi * P(p, emul_spr_gen_insns));
+    m->spr[SPRG_BOOKE] = dec + cyc(cpi * P(p, emul_spr_booke_insns));
+    m->spr[SPRG_TIMER] = dec + cyc(cpi * P(p, emul_spr_timer_insns));
+    m->spr[SPRG_MMU] = dec + cyc(cpi * P(p, emul_spr_mmu_insns));
+
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        unsigned pa = m->path[t] = path_of((exit_type)t);
+        uint64_t *f = m->fixed[t];
+        memset(f, 0, sizeof m->fixed[t]);
+        if (t == EXIT_TIMEINGUEST)
+            continue;
+        f[CSTAGE_exit_asm] = cyc(cpi * (P(p, exit_asm_insns) +
+                                        (pa & PATH_LASTINST
+                                             ? P(p, lastinst_insns) : 0)));
+        f[CSTAGE_timing] = (uint64_t)(P(p, timing_divides) *
+                                      P(p, do_div_cycles));
+        f[CSTAGE_dispatch] = cyc(cpi * P(p, dispatch_insns));
+        double lines = P(p, common_code_lines);
+        if (pa & (PATH_EMUL | PATH_MMIO))
+            lines += P(p, emul_code_lines);
+        if (pa & PATH_TLBMISS)
+            lines += P(p, tlbmiss_code_lines);
+        if (pa & PATH_MAP)
+            lines += P(p, map_code_lines);
+        if (pa & PATH_REFLECT)
+            lines += P(p, reflect_code_lines);
+        if (pa & PATH_HEAVY)
+            lines += P(p, heavy_code_lines);
+        if (pa & (PATH_TICK | PATH_IRQ))
+            lines += P(p, hostirq_code_lines);
+        if (lines > m->icache_lines)
+            lines = m->icache_lines;
+        f[CSTAGE_icache] = (uint64_t)lines * miss;
+        if (pa & PATH_TLBMISS)
+            f[CSTAGE_tlbsearch] = cyc(cpi * P(p, tlbmiss_insns));
+        if (pa & PATH_MAP)
+            f[CSTAGE_shadowmap] = cyc(cpi * P(p, map_insns)) +
+                                  (uint64_t)P(p, gfn_to_page_cycles) +
+                                  4 * (uint64_t)P(p, tlbwe_cycles);
+        if (pa & PATH_MMIO)
+            f[CSTAGE_emulate] = m->emul[INSN_LOADSTORE];
+        if (pa & PATH_REFLECT)
+            f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
+        if (pa & PATH_HEAVY)
+            f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
+        f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
+                           (uint64_t)P(p, iccci_cycles);
+        f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
+                         (uint64_t)P(p, stub_code_lines) * miss;
+        f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
+        m->fixed_handler[t] = m->fixed_guest[t] = 0;
+        for (int s = 0; s < CSTAGE__COUNT; s++) {
+            if (stage_guest[s])
+                m->fixed_guest[t] += f[s];
+            else
+                m->fixed_handler[t] += f[s];
+        }
+    }
+    for (int i = 0; i <= DECAY_STEPS; i++)
+        m->decay[i] = 1.0 - exp(-(double)i / 64.0);
+}
+
+sim_err cost_new(cost_model **mp, const params *p)
+{
+    cost_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
+    m->p = *p;
+    tlb440_config tc = {(unsigned)P(p, gtlb_entries),
+                        (unsigned)P(p, utlb_entries),
+                        (unsigned)P(p, utlb_pinned),
+                        (uint64_t)P(p, guest_ram_mb) << 20};
+    sim_err e = tlb440_new(&m->tlb, &tc);
+    if (e != SIM_OK) {
+        free(m);
+        return e;
+    }
+    m->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!m->rng) {
+        tlb440_free(m->tlb);
+        free(m);
+        return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
+    }
+    m->internal_host = 1;
+    precompute(m);
+    cost_reset(m, 0, 0);
+    *mp = m;
+    return SIM_OK;
+}
+
+void cost_free(cost_model *m)
+{
+    if (!m)
+        return;
+    tlb440_free(m->tlb);
+    gsl_rng_free(m->rng);
+    free(m);
+}
+
+static uint64_t draw_exp(cost_model *m, double mean)
+{
+    return mean > 0 ? cyc(gsl_ran_exponential(m->rng, mean)) : 0;
+}
+
+void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
+{
+    const params *p = &m->p;
+    m->core_hz = core_hz ? core_hz : (uint64_t)P(p, core_hz);
+    m->tb_hz = tb_hz ? tb_hz : m->core_hz;
+    m->tb_per_cycle = (double)m->tb_hz / (double)m->core_hz;
+    tlb440_reset(m->tlb);
+    gsl_rng_set(m->rng, (unsigned long)P(p, seed));
+    memset(m->var, 0, sizeof m->var);
+    memset(m->count, 0, sizeof m->count);
+    memset(m->ic_ok, 0, sizeof m->ic_ok);
+    for (int i = 0; i < N_HINT; i++)
+        m->hint_common[i] = m->hint_path[i] = -1;
+    for (int i = 0; i < 64; i++)
+        m->hint_irq[i] = -1;
+    m->now = 0;
+    m->dcold = 1.0; /* the first exit finds nothing of the handler's data */
+    m->qemu_round = m->assumed = 0;
+    double hz = (double)m->core_hz;
+    m->tick_period = P(p, host_tick_hz) > 0 ? cyc(hz / P(p, host_tick_hz)) : 0;
+    m->next_tick = m->tick_period
+                       ? cyc(gsl_rng_uniform(m->rng) * (double)m->tick_period)
+                       : UINT64_MAX;
+    m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
+    m->next_irq = m->irq_mean > 0 ? draw_exp(m, m->irq_mean) : UINT64_MAX;
+    m->guest_tick_period = cyc(hz / P(p, guest_hz));
+}
+
+tlb440 *cost_tlb(cost_model *m) { return m->tlb; }
+uint64_t cost_core_hz(const cost_model *m) { return m->core_hz; }
+void cost_set_internal_host(cost_model *m, int on) { m->internal_host = on; }
+
+uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles)
+{
+    if (m->tb_hz == m->core_hz)
+        return cycles;
+    return (uint64_t)((double)cycles * m->tb_per_cycle);
+}
+
+void cost_state(cost_model *m, const trace_rec *r)
+{
+    if (r->kind == TREC_GTLB_WRITE && r->type < P(&m->p, gtlb_entries)) {
+        tlb440_entry e = {r->irq, r->pc, r->inst, r->addr};
+        tlb440_gtlb_write(m->tlb, r->type, &e);
+    }
+}
+
+/* Host accesses to n pages from base; returns the misses' cycles. */
+static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
+                           int *hints)
+{
+    unsigned misses = 0;
+    for (unsigned i = 0; i < n; i++)
+        misses += tlb440_host_access(m->tlb, base + i * 4096u,
+                                     hints ? &hints[i] : NULL);
+    return misses * (uint64_t)P(&m->p, host_tlb_miss_cycles);
+}
+
+/* Pages touched by QEMU or another host task: a moving window over many
+ * pages, so each round trip fills fresh UTLB slots. */
+static uint64_t other_task_pages(cost_model *m, unsigned n)
+{
+    unsigned misses = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (m->qemu_round * 13u + i) % QEMU_PAGE_SPAN;
+        misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
+    }
+    m->qemu_round++;
+    return misses * (uint64_t)P(&m->p, host_tlb_miss_cycles);
+}
+
+static uint64_t lognormal_usec(cost_model *m, double median, double sigma)
+{
+    if (median <= 0)
+        return 0;
+    double us = sigma > 0 ? gsl_ran_lognormal(m->rng, log(median), sigma)
+                          : median;
+    return cyc(us * (double)m->core_hz / 1e6);
+}
+
+/* Host interrupt code and the pages its handlers touch. */
+static uint64_t hostirq_common(cost_model *m)
+{
+    const params *p = &m->p;
+    uint64_t c = (uint64_t)P(p, hostirq_code_lines) *
+                 (uint64_t)P(p, icache_miss_cycles);
+    unsigned n = (unsigned)P(p, hostirq_host_pages);
+    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq);
+    m->thrash = true;
+    return c;
+}
+
+static uint64_t preemption(cost_model *m, exit_type type)
+{
+    const params *p = &m->p;
+    if (P(p, preempt_prob) <= 0 ||
+        gsl_rng_uniform(m->rng) >= P(p, preempt_prob))
+        return 0;
+    double us = gsl_ran_pareto(m->rng, P(p, preempt_alpha),
+                               P(p, preempt_usec));
+    if (us > P(p, preempt_max_usec))
+        us = P(p, preempt_max_usec);
+    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
+    /* the other task refills the UTLB */
+    c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
+    m->var[type][CSTAGE_preempt] += c;
+    return c;
+}
+
+uint64_t cost_host_tick(cost_model *m, exit_type type)
+{
+    uint64_t c = (uint64_t)P(&m->p, host_tick_cycles) + hostirq_common(m);
+    m->var[type][CSTAGE_hostwork] += c;
+    return c + preemption(m, type);
+}
+
+uint64_t cost_host_irq(cost_model *m, exit_type type)
+{
+    uint64_t c = lognormal_usec(m, P(&m->p, host_irq_usec),
+                                P(&m->p, host_irq_sigma)) +
+                 hostirq_common(m);
+    m->var[type][CSTAGE_hostwork] += c;
+    return c;
+}
+
+static insn_class classify_inst(cost_model *m, uint32_t inst, exit_type t)
+{
+    if (inst == 0) { /* no instruction word: the row says what it was */
+        switch (t) {
+        case EXIT_EMUL_WAIT: case EXIT_EMUL_MTMSR: return INSN_MTMSR;
+        case EXIT_EMUL_WRTEE: return INSN_WRTEE;
+        case EXIT_EMUL_MTSPR: return INSN_MTSPR;
+        case EXIT_EMUL_MFSPR: return INSN_MFSPR;
+        case EXIT_EMUL_MFMSR: return INSN_MFMSR;
+        case EXIT_EMUL_TLBSX: return INSN_TLBSX;
+        case EXIT_EMUL_TLBWE: return INSN_TLBWE;
+        case EXIT_EMUL_RFI: return INSN_RFI;
+        case EXIT_DCR: return INSN_DCR;
+        default: return INSN_MFSPR; /* pre-3.0 EMULINST: SRR/SPRG moves */
+        }
+    }
+    unsigned h = (inst ^ (inst >> 11) ^ (inst >> 21)) & (ICLASS_CACHE - 1);
+    if (m->ic_ok[h] && m->ic_key[h] == inst)
+        return (insn_class)m->ic_val[h];
+    insn_class c = insn440_decode(inst);
+    m->ic_key[h] = inst;
+    m->ic_val[h] = (uint8_t)c;
+    m->ic_ok[h] = 1;
+    return c;
+}
+
+/* The guest entry covering ea, or one assumed for a trace that carries no
+ * guest tlbwe: a 16 MB entry (what Linux's kernel mappings use) written
+ * into one of the top 8 guest slots in turn. */
+static int guest_entry(cost_model *m, uint32_t ea, bool pr, unsigned *scanned)
+{
+    tlb440 *t = m->tlb;
+    unsigned pid = tlb440_pid(t);
+    int g = tlb440_gtlb_search(t, ea, 0, pid, scanned);
+    if (g >= 0)
+        return g;
+    unsigned n = (unsigned)P(&m->p, gtlb_entries);
+    unsigned idx = n - 1 - (m->assumed++ % (n < 8 ? n : 8));
+    uint32_t epn = ea & ~((16u << 20) - 1u);
+    uint64_t ram = (uint64_t)P(&m->p, guest_ram_mb) << 20;
+    uint64_t ra = ((uint64_t)epn % ram) & ~(uint64_t)((16u << 20) - 1u);
+    if (ra + (16u << 20) > ram)
+        ra = 0;
+    tlb440_entry e = {epn >= 0xc0000000u || !pr ? 0u : pid,
+                      tlbw_make_w0(epn, TLBSZ_16M, true, 0), tlbw_make_w1(ra),
+                      TLBW2_S_PERMS | TLBW2_U_PERMS};
+    tlb440_gtlb_write(t, idx, &e);
+    return (int)idx;
+}
+
+/* State-dependent handler terms into v[]; host work (accounted to its
+ * stages by cost_host_*) is added to *host. */
+static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
+                          uint64_t *v, uint64_t *host)
+{
+    const params *p = &m->p;
+    unsigned pa = m->path[t];
+    bool pr = (r->flags & TRF_GUEST_PR) != 0;
+    uint64_t data_lines = m->data_lines;
+
+    /* UTLB: the module pages every exit touches, plus the path's own */
+    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON,
+                                (unsigned)P(p, common_host_pages),
+                                m->hint_common);
+    if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
+        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH,
+                                     (unsigned)P(p, path_host_pages),
+                                     m->hint_path);
+
+    if (pa & PATH_EMUL) {
+        insn_class c = classify_inst(m, r->inst, t);
+        if (c == INSN_MFSPR || c == INSN_MTSPR) {
+            unsigned spr = r->inst ? insn440_spr(r->inst) : 272;
+            spr_group g = insn440_spr_group(spr);
+            v[CSTAGE_emulate] = m->spr[g];
+            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR)
+                v[CSTAGE_tlbsearch] = m->ref_scan; /* PID: TID-0 release */
+        } else {
+            v[CSTAGE_emulate] = m->emul[c];
+            if (c == INSN_TLBWE) /* release scan of the old entry's refs */
+                v[CSTAGE_tlbsearch] = m->ref_scan;
+            else if (c == INSN_TLBSX) {
+                v[CSTAGE_tlbsearch] = m->scan_all;
+                data_lines += (uint64_t)P(p, gtlb_entries) * 16 /
+                              m->line_bytes;
+            }
+        }
+    }
+    if (pa & PATH_TLBMISS) {
+        uint32_t ea = r->addr;
+        if (t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL)
+            ea = r->addr ? r->addr : r->pc;
+        unsigned scanned = 0;
+        int g;
+        if (pa & PATH_MAP)
+            g = guest_entry(m, ea, pr, &scanned);
+        else
+            g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb),
+                                   &scanned);
+        v[CSTAGE_tlbsearch] += scanned * (uint64_t)P(p, tlb_scan_cycles);
+        data_lines += (scanned * 16 + m->line_bytes - 1) / m->line_bytes;
+        if ((pa & PATH_MAP) && g >= 0) {
+            tlb440_map_info mi;
+            tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
+            if (mi.released)
+                v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+        }
+    }
+    /* handler data the guest evicted since the last exit */
+    double cold = (double)data_lines * m->dcold;
+    v[CSTAGE_dcache] = cyc(cold * P(p, dcache_miss_cycles));
+
+    if (pa & PATH_HEAVY) {
+        m->thrash = true;
+        unsigned put = tlb440_vcpu_put(m->tlb);
+        v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
+        unsigned load = tlb440_vcpu_load(m->tlb);
+        v[CSTAGE_heavy] = put * (uint64_t)P(p, vcpu_put_cycles) +
+                          load * (uint64_t)P(p, vcpu_load_cycles);
+        double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
+                     : t == EXIT_DCR ? P(p, qemu_dcr_usec)
+                                     : P(p, qemu_signal_usec);
+        v[CSTAGE_qemu] = lognormal_usec(m, med, P(p, qemu_sigma));
+    }
+    if (pa & PATH_TICK) /* the exit is the host tick itself */
+        *host += cost_host_tick(m, t);
+    if (pa & PATH_IRQ)
+        *host += cost_host_irq(m, t);
+    if (pa & PATH_WAIT && m->guest_tick_period)
+        v[CSTAGE_wait] = m->guest_tick_period -
+                         m->now % m->guest_tick_period;
+}
+
+/* Host ticks/interrupts arriving while the handler runs are serviced in it
+ * (local_irq_enable inside the exit); each one lengthens the window. */
+static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t start,
+                                  uint64_t h)
+{
+    uint64_t end = start + h, added = 0;
+    for (;;) {
+        bool tick = m->next_tick <= m->next_irq;
+        uint64_t at = tick ? m->next_tick : m->next_irq;
+        if (at >= end)
+            break;
+        uint64_t c;
+        if (tick) {
+            c = cost_host_tick(m, t);
+            m->next_tick += m->tick_period;
+        } else {
+            c = cost_host_irq(m, t);
+            m->next_irq += 1 + draw_exp(m, m->irq_mean);
+        }
+        end += c;
+        added += c;
+    }
+    return added;
+}
+
+/* Arrivals while the guest ran are the trace's own DEC/EXTINT exits. */
+static void skip_arrivals(cost_model *m)
+{
+    if (m->next_tick < m->now) {
+        uint64_t k = (m->now - m->next_tick) / m->tick_period + 1;
+        m->next_tick += k * m->tick_period;
+    }
+    while (m->next_irq < m->now)
+        m->next_irq += 1 + draw_exp(m, m->irq_mean);
+}
+
+void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+               uint64_t *handler, uint64_t *guest)
+{
+    const params *p = &m->p;
+    exit_type t = (exit_type)r->type;
+    assert((unsigned)t < EXIT__COUNT);
+    uint64_t v[CSTAGE__COUNT] = {0}, host = 0;
+    m->thrash = false;
+    handler_terms(m, r, t, v, &host);
+    uint64_t h = m->fixed_handler[t] + host;
+    for (int s = 0; s < CSTAGE__COUNT; s++)
+        if (!stage_guest[s])
+            h += v[s];
+    if (m->internal_host)
+        h += internal_arrivals(m, t, m->now, h);
+    m->now += h;
+
+    uint64_t n = guest_insns == COST_DRAW ? draw_exp(m, P(p, guest_insns))
+                                          : guest_insns;
+    v[CSTAGE_guest] = cyc((double)n * P(p, guest_cpi));
+    uint64_t lines = (n + 7) / 8;
+    if (lines > (uint64_t)P(p, guest_code_lines))
+        lines = (uint64_t)P(p, guest_code_lines);
+    uint64_t dtlb = (n + 15) / 16;
+    if (dtlb > (uint64_t)P(p, dtlb_shadow))
+        dtlb = (uint64_t)P(p, dtlb_shadow);
+    v[CSTAGE_grefill] = lines * (uint64_t)P(p, icache_miss_cycles) +
+                        (1 + dtlb) * (uint64_t)P(p, shadow_refill_cycles);
+    uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
+    m->now += g;
+
+    /* D-cache warmth for the next exit: decays with this guest interval;
+     * a heavy exit or host work has already evicted everything. */
+    if (!m->thrash) {
+        double x = (double)g / P(p, dcache_decay_cycles) * 64.0;
+        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
+    } else
+        m->dcold = 1.0;
+    if (m->internal_host)
+        skip_arrivals(m);
+
+    m->count[t]++;
+    for (int s = 0; s < CSTAGE__COUNT; s++)
+        m->var[t][s] += v[s];
+    *handler = h;
+    *guest = g;
+}
+
+uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)
+{
+    return m->fixed[type][s] * m->count[type] + m->var[type][s];
+}
+
+uint64_t cost_type_count(const cost_model *m, exit_type type)
+{
+    return m->count[type];
+}
+
+void cost_write_stages(const cost_model *m, FILE *f)
+{
+    fprintf(f, "# cycle model: average core cycles per exit by stage; "
+               "'guest' stages are charged to TIMEINGUEST\n");
+    fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
+            "share", "side");
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (!m->count[t])
+            continue;
+        double n = (double)m->count[t], tot[2] = {0, 0};
+        for (int s = 0; s < CSTAGE__COUNT; s++)
+            tot[stage_guest[s]] += (double)cost_stage_sum(m, (exit_type)t,
+                                                          (cost_stage)s);
+        fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
+                exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
+                (unsigned long long)m->count[t]);
+        fprintf(f, "%-14s %-10s %12.1f %6.1f%% guest\n",
+                exit_name((exit_type)t), "TOTAL", tot[1] / n, 100.0);
+        for (int s = 0; s < CSTAGE__COUNT; s++) {
+            double c = (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+            if (c == 0)
+                continue;
+            int gs = stage_guest[s];
+            fprintf(f, "%-14s %-10s %12.1f %6.1f%% %s\n",
+                    exit_name((exit_type)t), stage_names[s], c / n,
+                    tot[gs] > 0 ? 100.0 * c / tot[gs] : 0.0,
+                    gs ? "guest" : "handler");
+        }
+    }
+    const tlb440_stats *st = tlb440_get_stats(m->tlb);
+    fprintf(f, "# soft TLB: %llu shadow maps (%llu over a host entry), %llu "
+               "host fills (%llu evicted a guest shadow), %llu releases, "
+               "%llu vcpu_put saving %llu entries\n",
+            (unsigned long long)st->maps,
+            (unsigned long long)st->map_evicted_host,
+            (unsigned long long)st->host_fills,
+            (unsigned long long)st->host_evicted_guest,
+            (unsigned long long)st->releases, (unsigned long long)st->puts,
+            (unsigned long long)st->put_entries);
+}
+
+static sim_err hook_begin(void *ctx, const trace_header *h)
+{
+    cost_reset(ctx, h->tb_hz, h->core_hz);
+    return SIM_OK;
+}
+
+static uint32_t cap32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
+
+static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
+                         uint32_t *guest)
+{
+    cost_model *m = ctx;
+    if (r->kind != TREC_EXIT) {
+        cost_state(m, r);
+        return SIM_OK;
+    }
+    uint64_t h, g;
+    cost_exit(m, r, COST_DRAW, &h, &g);
+    *handler = cap32(cost_to_ticks(m, h));
+    *guest = cap32(cost_to_ticks(m, g));
+    return SIM_OK;
+}
+
+void cost_replay_hook(cost_model *m, replay_cost_model *hook)
+{
+    hook->name = "sim440-cost";
+    hook->ctx = m;
+    hook->begin = hook_begin;
+    hook->cost = hook_cost;
+}

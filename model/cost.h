@@ -1,0 +1,113 @@
+/* cost: the cycle model of one KVM/440 exit (reference §8, DESIGN §2).
+ * Each exit path is a sequence of named stages (COST_STAGES) whose costs in
+ * core cycles come from the parameters (model/params.h), plus state-
+ * dependent terms: handler code refilled after every entry's iccci, D-cache
+ * warmth decaying with guest time, host pages competing for UTLB slots with
+ * guest shadow entries (model/tlb440, shared round-robin index), emulation
+ * priced by the instruction class decoded from the trace's instruction word
+ * (model/insn440), heavy exits paying vcpu_put/vcpu_load and a QEMU round
+ * trip drawn from a lognormal, and host interrupts arriving in simulated
+ * time, serviced inside the exit, with rare heavy-tailed preemption (GSL
+ * mt19937 seeded by the `seed` parameter). Same records + params -> same
+ * cycles. Variability comes only from these mechanisms.
+ *
+ * Two users: `sim replay` (cost_replay_hook, state read from the trace) and
+ * cpu440, which classifies with cost_tlb() and calls cost_exit with the
+ * guest instruction count it measured. */
+#ifndef COST_H
+#define COST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exits.h"
+#include "params.h"
+#include "replay.h"
+#include "sim_err.h"
+#include "tlb440.h"
+#include "trace.h"
+
+/* X(name, guest_side, what). guest_side stages lie between the entry and
+ * the next exit's timebase reads, so the kernel charges them to
+ * TIMEINGUEST; the others are the exit's handler time. */
+#define COST_STAGES(X)                                                        \
+    X(exit_asm, 0, "exit asm after the timebase read (+ last_inst fetch)")    \
+    X(timing, 0, "exit-timing bookkeeping: software 64-bit divides")          \
+    X(dispatch, 0, "C dispatch, irq enable/disable, deliver, signal check")  \
+    X(icache, 0, "I-cache refill of the handler's code (cold after iccci)")   \
+    X(dcache, 0, "D-cache lines evicted by the guest since the last exit")   \
+    X(utlb, 0, "host TLB misses on unpinned host pages")                     \
+    X(emulate, 0, "decode + emulation of the instruction class")             \
+    X(tlbsearch, 0, "guest TLB search / tlbsx / shadow invalidation scans")  \
+    X(shadowmap, 0, "kvmppc_mmu_map: gfn_to_page, release, tlbwe x3")        \
+    X(reflect, 0, "interrupt reflected to the guest")                        \
+    X(heavy, 0, "KVM_RUN return and re-entry, vcpu_put + vcpu_load")         \
+    X(qemu, 0, "QEMU user-space round trip")                                 \
+    X(hostwork, 0, "host interrupts serviced inside the exit")               \
+    X(preempt, 0, "host preemption of the vcpu thread")                      \
+    X(wait, 0, "guest idle until its next tick (EMUL_WAIT)")                 \
+    X(resume, 0, "resume asm: PID, iccci, IVPR, SPRG reload")                \
+    X(stub, 1, "vector + stub + save before the exit timebase read")         \
+    X(tail, 1, "after the entry timebase read: last insns + rfi")            \
+    X(guest, 1, "guest instructions")                                        \
+    X(grefill, 1, "guest I-cache + shadow TLB refill after the entry")
+
+typedef enum cost_stage {
+#define X(n, g, s) CSTAGE_##n,
+    COST_STAGES(X)
+#undef X
+        CSTAGE__COUNT
+} cost_stage;
+const char *cost_stage_name(cost_stage s);
+int cost_stage_guest_side(cost_stage s);
+
+typedef struct cost_model cost_model;
+
+/* Builds the model from resolved parameters (copied). core_hz and tb_hz
+ * set the cycle->tick ratio (0 = the core_hz parameter, tb = core). */
+SIM_MUST_CHECK sim_err cost_new(cost_model **m, const params *p);
+void cost_free(cost_model *m);
+/* Restarts: soft TLB reset, generator reseeded, clock and stage sums 0.
+ * tb_hz/core_hz from a trace header (0 = the core_hz parameter). */
+void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz);
+
+/* The soft TLB the model keeps (cpu440 classifies its misses with it). */
+tlb440 *cost_tlb(cost_model *m);
+
+/* A state record (guest tlbwe -> soft TLB; shadow writes and markers are
+ * the model's own business and ignored). */
+void cost_state(cost_model *m, const trace_rec *r);
+
+/* Cost of one exit, in core cycles. guest_insns: instructions the guest
+ * runs after this exit's entry, or COST_DRAW for an exponential draw with
+ * mean `guest_insns`. *handler: exit -> entry (the exit's row), *guest:
+ * entry -> next exit (TIMEINGUEST). Advances the model's clock. */
+#define COST_DRAW UINT64_MAX
+void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+               uint64_t *handler, uint64_t *guest);
+
+/* Host work inside an exit, for the timed platform which decides *when*
+ * host interrupts arrive: a host tick (with the preemption draw) or a
+ * device interrupt serviced now. Returns cycles; accounted to `type`'s
+ * hostwork/preempt stages. */
+uint64_t cost_host_tick(cost_model *m, exit_type type);
+uint64_t cost_host_irq(cost_model *m, exit_type type);
+/* Whether the model itself draws host interrupt arrivals inside handler
+ * windows (direct path: yes; the timed platform turns it off). */
+void cost_set_internal_host(cost_model *m, int on);
+
+/* Cycles -> timebase ticks at the current ratio. */
+uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles);
+uint64_t cost_core_hz(const cost_model *m);
+
+/* Cycles of `stage` summed over exits of `type`, and the exit count. */
+uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s);
+uint64_t cost_type_count(const cost_model *m, exit_type type);
+/* Per exit type, average cycles per stage (non-zero stages only). */
+void cost_write_stages(const cost_model *m, FILE *f);
+
+/* The replay hook (model/replay.h): begin resets with the trace header,
+ * cost converts cycles to ticks (capped at 2^32-1). hook->ctx = m. */
+void cost_replay_hook(cost_model *m, replay_cost_model *hook);
+
+#endif

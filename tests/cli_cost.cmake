@@ -1,0 +1,24 @@
+# (--format perf/csv: the kvm form's first line names the trace's path.)
+# CLI tests of the cycle model through `sim replay` (model/cost.c,
+# tools/cli_replay.c). Goldens pin the predicted table, so any change of a
+# default or of a stage shows up here (regenerate them on purpose).
+sim_cli_test(replay_model_cost_mix 0 replay_model_cost_mix.txt
+  replay @cost_mix.bin --fold-emul --format perf)
+sim_cli_test(replay_model_stages 0 replay_model_stages.txt
+  replay @cost_mix.bin --stages --unit ticks --format csv)
+sim_cli_test(replay_model_forced_on_ticks 0 "~ticks predicted \\(cycle model\\)"
+  replay @synth500.bin --model)
+sim_cli_test(replay_measured_by_default 0 "~ticks synth \\(drawn from profile\\)"
+  replay @synth500.bin)
+sim_cli_test(replay_compare 0 replay_compare_synth500.txt
+  replay @synth500.bin --compare --fold-emul --format perf)
+sim_cli_test(replay_compare_needs_ticks 2 "~cost_mix.bin: record .*no measured"
+  replay @cost_mix.bin --compare)
+sim_cli_test(replay_set_changes_prediction 0 "~EMULINST +26 +2[0-9] "
+  replay @cost_mix.bin --fold-emul --set icache_miss_cycles=150)
+sim_cli_test(replay_set_unknown_name 2 "~unknown parameter 'icache_mis' \\(did you mean 'icache_miss_cycles'"
+  replay @cost_mix.bin --set icache_mis=3)
+sim_cli_test(replay_params_bad_file 2 "~bad_key.ini:3: unknown parameter"
+  replay @cost_mix.bin --params @params/bad_key.ini)
+sim_cli_test(replay_unknown_platform 2 "~unknown platform 'qemu'"
+  replay @cost_mix.bin --platform qemu)

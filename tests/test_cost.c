@@ -1,0 +1,433 @@
+/* Tests of the cycle model (model/cost, model/insn440): each stage's
+ * contribution pinned on hand-built exits with every other cost zeroed, the
+ * refill term of a larger code footprint on every exit, host fills evicting
+ * a guest shadow entry that then re-faults, heavy exits paying vcpu_put/
+ * vcpu_load per entry, D-cache decay, seeded variability, determinism and
+ * the accounting invariants of a model replay. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cost.h"
+#include "insn440.h"
+#include "replay.h"
+#include "testlib.h"
+#include "tlbword.h"
+
+#define CPI1 1.0
+
+/* Every cost 0, cpi 1, no host interference: stages can be switched on one
+ * at a time. Geometry keeps its defaults. */
+static void quiet(params *p)
+{
+    params_init(p);
+    static const param_id keep[] = {
+        PARAM_core_hz, PARAM_icache_bytes, PARAM_dcache_bytes,
+        PARAM_cache_line_bytes, PARAM_utlb_entries, PARAM_utlb_pinned,
+        PARAM_gtlb_entries, PARAM_itlb_shadow, PARAM_dtlb_shadow,
+        PARAM_guest_ram_mb, PARAM_guest_hz, PARAM_seed,
+        PARAM_dcache_decay_cycles, PARAM_preempt_usec, PARAM_preempt_alpha,
+        PARAM_preempt_max_usec};
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        bool k = false;
+        for (size_t j = 0; j < sizeof keep / sizeof keep[0]; j++)
+            k |= keep[j] == (param_id)i;
+        if (!k)
+            p->v[i] = 0;
+    }
+    P(p, cpi) = CPI1;
+    P(p, guest_cpi) = CPI1;
+}
+
+static cost_model *mk(const params *p)
+{
+    cost_model *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(cost_new(&m, p), SIM_OK);
+    return m;
+}
+
+static trace_rec ex(exit_type t, uint32_t inst, uint32_t addr)
+{
+    trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t};
+    int irq = exit_default_irq(t);
+    r.irq = (uint8_t)(irq < 0 ? 0 : irq);
+    r.pc = 0xc0001000u;
+    r.inst = inst;
+    r.addr = addr;
+    return r;
+}
+
+static uint64_t handler_of(cost_model *m, trace_rec r, uint64_t insns)
+{
+    uint64_t h, g;
+    cost_exit(m, &r, insns, &h, &g);
+    return h;
+}
+
+static void test_common_path_stages(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, exit_asm_insns) = 100;
+    P(&p, dispatch_insns) = 50;
+    P(&p, resume_insns) = 10;
+    P(&p, iccci_cycles) = 7;
+    P(&p, timing_divides) = 2;
+    P(&p, do_div_cycles) = 30;
+    P(&p, lastinst_insns) = 25;
+    cost_model *m = mk(&p);
+    /* SYSCALL: no last_inst fetch */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_SYSCALL, 0, 0), 0),
+                    100 + 50 + 10 + 7 + 60);
+    /* PROGRAM (emulation) pays the last_inst fetch */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MFMSR, 0x7c6000a6u, 0), 0),
+                    100 + 25 + 50 + 10 + 7 + 60);
+    CU_ASSERT_EQUAL(cost_stage_sum(m, EXIT_SYSCALL, CSTAGE_timing), 60);
+    CU_ASSERT_EQUAL(cost_stage_sum(m, EXIT_SYSCALL, CSTAGE_resume), 17);
+    cost_free(m);
+}
+
+static void test_guest_side_stages_go_to_timeinguest(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, stub_insns) = 32;
+    P(&p, entry_tail_insns) = 22;
+    P(&p, stub_code_lines) = 4;
+    P(&p, icache_miss_cycles) = 10;
+    P(&p, guest_code_lines) = 8;
+    P(&p, shadow_refill_cycles) = 3;
+    cost_model *m = mk(&p);
+    trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+    uint64_t h, g;
+    cost_exit(m, &r, 1000, &h, &g);
+    /* 32 + 4*10 stub, 22 tail, 1000 guest, 8 lines*10 + (1+8)*3 refill */
+    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 1000 + 80 + 27);
+    CU_ASSERT_EQUAL(h, 4 * 10 * 0); /* no handler stage switched on */
+    /* a short guest run refetches fewer lines: 16 insns -> 2 lines */
+    cost_exit(m, &r, 16, &h, &g);
+    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 16 + 20 + 2 * 3);
+    cost_free(m);
+}
+
+static void test_larger_footprint_raises_every_exit_by_refill(void)
+{
+    static const exit_type mix[] = {
+        EXIT_EMULINST, EXIT_DTLBVIRT, EXIT_ITLBVIRT, EXIT_DTLBREAL, EXIT_MMIO,
+        EXIT_DCR, EXIT_SYSCALL, EXIT_EMUL_TLBWE, EXIT_EXTINT, EXIT_DEC,
+        EXIT_SIGNAL, EXIT_ISI};
+    params a;
+    params_init(&a);
+    P(&a, host_tick_hz) = 0; /* no arrivals: windows may differ in length */
+    P(&a, host_irq_hz) = 0;
+    params b = a;
+    P(&b, common_code_lines) = P(&a, common_code_lines) + 10;
+    cost_model *ma = mk(&a), *mb = mk(&b);
+    for (int i = 0; i < 500; i++) {
+        trace_rec r = ex(mix[i % 12], 0, 0xc0000000u + (uint32_t)i * 4096u);
+        uint64_t ha = handler_of(ma, r, COST_DRAW);
+        uint64_t hb = handler_of(mb, r, COST_DRAW);
+        CU_ASSERT_EQUAL(hb - ha, 10 * (uint64_t)P(&a, icache_miss_cycles));
+    }
+    cost_free(ma);
+    cost_free(mb);
+}
+
+static void test_emulation_priced_by_decoded_class(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, decode_insns) = 10;
+    P(&p, emul_msr_insns) = 5;
+    P(&p, emul_spr_gen_insns) = 15;
+    P(&p, emul_spr_timer_insns) = 200;
+    P(&p, emul_spr_mmu_insns) = 30;
+    P(&p, emul_rfi_insns) = 40;
+    cost_model *m = mk(&p);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MFMSR, 0x7c6000a6u, 0), 0), 15);
+    /* mtspr SPRG0 (generic) vs mtspr DEC (re-arms the timer) */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMULINST, 0x7c7043a6u, 0), 0), 25);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MTSPR, 0x7c7603a6u, 0), 0),
+                    210);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_RFI, 0x4c000064u, 0), 0), 50);
+    /* no instruction word: the row's class */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MFMSR, 0, 0), 0), 15);
+    CU_ASSERT_EQUAL(cost_stage_sum(m, EXIT_EMUL_MFMSR, CSTAGE_emulate), 30);
+    cost_free(m);
+}
+
+static void test_tlb_scans(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, tlb_scan_cycles) = 1;
+    cost_model *m = mk(&p);
+    /* tlbsx scans the 64 guest entries; tlbwe the refs of slots 0..hwater */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_TLBSX, 0x7c603f24u, 0), 0), 64);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_TLBWE, 0x7c6007a4u, 0), 0), 63);
+    /* mtspr PID scans the refs for TID-0 entries */
+    CU_ASSERT_EQUAL(insn440_spr(0x7c700ba6u), 48); /* mtspr PID,r3 */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MTSPR, 0x7c700ba6u, 0), 0), 63);
+    cost_free(m);
+}
+
+static void test_dtlbvirt_maps_and_host_fills_evict_it(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, hostirq_host_pages) = 63;
+    P(&p, host_tlb_miss_cycles) = 40;
+    P(&p, gfn_to_page_cycles) = 300;
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    /* the trace's guest tlbwe: 16 MB kernel entry at index 5 */
+    trace_rec g = {.kind = TREC_GTLB_WRITE, .type = 5, .irq = 0,
+                   .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
+                   .inst = tlbw_make_w1(0), .addr = TLBW2_S_PERMS};
+    cost_state(m, &g);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0042000u), 0), 300);
+    CU_ASSERT_EQUAL(tlb440_classify(t, 0xc0042000u, 0, false, NULL, NULL),
+                    TLB440_HIT);
+    /* a host interrupt touches 63 unpinned pages: 63 fills, one of them
+     * over the guest's shadow entry */
+    uint64_t h = handler_of(m, ex(EXIT_EXTINT, 0, 0), 0);
+    CU_ASSERT_EQUAL(h, 63 * 40);
+    CU_ASSERT_EQUAL(tlb440_get_stats(t)->host_evicted_guest, 1);
+    CU_ASSERT_EQUAL(tlb440_classify(t, 0xc0042000u, 0, false, NULL, NULL),
+                    TLB440_VIRT);
+    cost_free(m);
+}
+
+static void test_shadow_release_on_victim_reuse(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, release_cycles) = 60;
+    cost_model *m = mk(&p);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < 64; i++)
+        sum += handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u),
+                          0);
+    /* 63 round-robin slots: the 64th map releases the first */
+    CU_ASSERT_EQUAL(sum, 60);
+    cost_free(m);
+}
+
+static void test_heavy_exit_pays_put_and_load_per_entry(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, vcpu_put_cycles) = 10;
+    P(&p, vcpu_load_cycles) = 20;
+    P(&p, ioctl_insns) = 1000;
+    cost_model *m = mk(&p);
+    for (uint32_t i = 0; i < 5; i++)
+        handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u), 0);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_MMIO, 0x80640000u, 0xe0000000u), 0),
+                    1000 + 5 * 10 + 5 * 20);
+    CU_ASSERT_EQUAL(tlb440_guest_entries(cost_tlb(m)), 5);
+    cost_free(m);
+}
+
+static void test_dcache_warmth_decays_with_guest_time(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, common_data_lines) = 100;
+    P(&p, dcache_miss_cycles) = 1;
+    P(&p, dcache_decay_cycles) = 1000;
+    cost_model *m = mk(&p);
+    trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+    CU_ASSERT_EQUAL(handler_of(m, r, 0), 100);     /* first exit: all cold */
+    CU_ASSERT_EQUAL(handler_of(m, r, 100000), 0);  /* right after: warm */
+    CU_ASSERT_EQUAL(handler_of(m, r, 1000), 100);  /* after 100000 cycles */
+    uint64_t h = handler_of(m, r, 0);              /* after 1000: 1 - 1/e */
+    CU_ASSERT(h >= 62 && h <= 64);
+    cost_free(m);
+}
+
+static void test_qemu_round_trip_is_a_seeded_distribution(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, qemu_mmio_usec) = 40;
+    P(&p, qemu_sigma) = 0.8;
+    cost_model *a = mk(&p), *b = mk(&p);
+    P(&p, seed) = 2;
+    cost_model *c = mk(&p);
+    uint64_t mn = UINT64_MAX, mx = 0;
+    int differ = 0;
+    for (int i = 0; i < 200; i++) {
+        trace_rec r = ex(EXIT_MMIO, 0x80640000u, 0xe0000000u);
+        uint64_t ha = handler_of(a, r, 0), hb = handler_of(b, r, 0);
+        CU_ASSERT_EQUAL(ha, hb);
+        differ += ha != handler_of(c, r, 0);
+        if (ha < mn)
+            mn = ha;
+        if (ha > mx)
+            mx = ha;
+    }
+    CU_ASSERT(mx > 3 * mn); /* a distribution, not a constant */
+    CU_ASSERT(differ > 150);
+    cost_free(a);
+    cost_free(b);
+    cost_free(c);
+}
+
+static void test_preemption_heavy_tail_is_capped(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, preempt_prob) = 1;
+    P(&p, preempt_usec) = 1000;
+    P(&p, preempt_max_usec) = 5000;
+    cost_model *m = mk(&p);
+    uint64_t per_us = 667;
+    for (int i = 0; i < 50; i++) {
+        uint64_t h = handler_of(m, ex(EXIT_DEC, 0, 0), 0);
+        CU_ASSERT(h >= 1000 * per_us && h <= 5000 * per_us);
+    }
+    cost_free(m);
+}
+
+static void test_host_arrivals_inside_an_exit_lengthen_it(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, qemu_mmio_usec) = 100000; /* 0.1 s in QEMU */
+    P(&p, qemu_sigma) = 0;
+    P(&p, host_tick_hz) = 250;      /* ~25 ticks in that window */
+    P(&p, host_tick_cycles) = 1000;
+    cost_model *m = mk(&p);
+    uint64_t h = handler_of(m, ex(EXIT_MMIO, 0, 0xe0000000u), 0);
+    uint64_t q = 100000ull * 667;
+    CU_ASSERT(h >= q + 24 * 1000 && h <= q + 26 * 1000);
+    CU_ASSERT(cost_stage_sum(m, EXIT_MMIO, CSTAGE_hostwork) >= 24000);
+    cost_free(m);
+}
+
+static void test_emul_wait_idles_until_guest_tick(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, guest_hz) = 1000; /* 667000 cycles per guest tick */
+    cost_model *m = mk(&p);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_WAIT, 0x7c600124u, 0), 1000),
+                    667000);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_WAIT, 0x7c600124u, 0), 0),
+                    667000 - 1000);
+    cost_free(m);
+}
+
+static void test_decode_table_rows_do_not_overlap(void)
+{
+    unsigned n;
+    const insn_row *t = insn440_table(&n);
+    CU_ASSERT_EQUAL(t[n - 1].mask, 0);
+    CU_ASSERT_EQUAL(t[n - 1].cls, INSN_ILLEGAL);
+    for (unsigned i = 0; i + 1 < n; i++) {
+        CU_ASSERT_EQUAL(t[i].match & ~t[i].mask, 0);
+        for (unsigned j = i + 1; j + 1 < n; j++) {
+            uint32_t common = t[i].mask & t[j].mask;
+            if (((t[i].match ^ t[j].match) & common) == 0)
+                CU_FAIL("two decode rows overlap");
+        }
+    }
+    CU_ASSERT_EQUAL(insn440_decode(0x7c6000a6u), INSN_MFMSR);
+    CU_ASSERT_EQUAL(insn440_decode(0x7c008146u), INSN_WRTEE);
+    CU_ASSERT_EQUAL(insn440_decode(0x7c603286u), INSN_DCR);
+    CU_ASSERT_EQUAL(insn440_decode(0x7c603f25u), INSN_TLBSX); /* tlbsx. */
+    CU_ASSERT_EQUAL(insn440_decode(0x38600000u), INSN_ILLEGAL); /* li */
+    CU_ASSERT_EQUAL(insn440_spr(0x7c7603a6u), 22); /* mtspr DEC */
+    CU_ASSERT_EQUAL(insn440_spr_group(22), SPRG_TIMER);
+}
+
+/* ---- model replay of a hand-built trace without ticks ---- */
+static char path[512];
+
+static void write_trace(void)
+{
+    snprintf(path, sizeof path, "%s/cost_noticks.bin", test_tmp_dir());
+    trace_header h;
+    memset(&h, 0, sizeof h);
+    h.source = TSRC_TEXT;
+    h.tb_hz = h.core_hz = 667000000u;
+    snprintf(h.workload, sizeof h.workload, "cost-test");
+    trace_writer *w;
+    CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, path, &h), SIM_OK);
+    static const exit_type mix[] = {EXIT_EMUL_MFMSR, EXIT_DTLBVIRT,
+                                    EXIT_ITLBVIRT, EXIT_EMUL_TLBWE, EXIT_MMIO,
+                                    EXIT_DTLBREAL, EXIT_SYSCALL, EXIT_EXTINT,
+                                    EXIT_DEC, EXIT_DCR, EXIT_EMUL_WAIT};
+    for (uint32_t i = 0; i < 5000; i++) {
+        trace_rec r = ex(mix[i % 11], 0, 0xc0000000u + (i % 300) * 4096u);
+        r.tb = 1000 + i;
+        CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
+        if (i % 50 == 0) {
+            trace_rec g = {.kind = TREC_GTLB_WRITE, .type = (uint8_t)(i % 64),
+                           .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
+                           .inst = 0, .addr = TLBW2_S_PERMS, .tb = 1000 + i};
+            CU_ASSERT_FATAL(trace_writer_put(w, &g) == SIM_OK);
+        }
+    }
+    CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
+}
+
+static void replay_model(stats *s, uint64_t seed)
+{
+    params p;
+    params_init(&p);
+    P(&p, seed) = (double)seed;
+    cost_model *m = mk(&p);
+    replay_cost_model hook;
+    cost_replay_hook(m, &hook);
+    replay_opts o = {.unit = STATS_TICKS, .ticks = REPLAY_MODEL,
+                     .model = &hook};
+    replay_result res;
+    CU_ASSERT_EQUAL(replay_file(path, &o, s, &res), SIM_OK);
+    CU_ASSERT_EQUAL(res.exits, 5000);
+    cost_free(m);
+}
+
+static void test_model_replay_keeps_invariants(void)
+{
+    write_trace();
+    static stats s;
+    replay_model(&s, 1);
+    CU_ASSERT_EQUAL(stats_check(&s, NULL), SIM_OK);
+    CU_ASSERT_EQUAL(s.rows[EXIT_TIMEINGUEST].count, 4999);
+    /* variability from mechanisms: DTLBVIRT costs differ between exits */
+    CU_ASSERT(s.rows[EXIT_DTLBVIRT].max > s.rows[EXIT_DTLBVIRT].min);
+}
+
+static void test_model_replay_is_deterministic(void)
+{
+    write_trace();
+    static stats a, b, c;
+    replay_model(&a, 7);
+    replay_model(&b, 7);
+    replay_model(&c, 8);
+    CU_ASSERT_EQUAL(memcmp(a.rows, b.rows, sizeof a.rows), 0);
+    CU_ASSERT_NOT_EQUAL(memcmp(a.rows, c.rows, sizeof a.rows), 0);
+}
+
+static CU_TestInfo tests[] = {
+    {"common path stages", test_common_path_stages},
+    {"guest-side stages go to TIMEINGUEST", test_guest_side_stages_go_to_timeinguest},
+    {"larger footprint raises every exit by the refill", test_larger_footprint_raises_every_exit_by_refill},
+    {"emulation priced by decoded class", test_emulation_priced_by_decoded_class},
+    {"TLB scans", test_tlb_scans},
+    {"DTLBVIRT maps, host fills evict it, it re-faults", test_dtlbvirt_maps_and_host_fills_evict_it},
+    {"shadow released when its victim slot is reused", test_shadow_release_on_victim_reuse},
+    {"heavy exit pays vcpu_put/load per entry", test_heavy_exit_pays_put_and_load_per_entry},
+    {"D-cache warmth decays with guest time", test_dcache_warmth_decays_with_guest_time},
+    {"QEMU round trip is a seeded distribution", test_qemu_round_trip_is_a_seeded_distribution},
+    {"preemption heavy tail is capped", test_preemption_heavy_tail_is_capped},
+    {"host arrivals inside an exit lengthen it", test_host_arrivals_inside_an_exit_lengthen_it},
+    {"EMUL_WAIT idles until the guest tick", test_emul_wait_idles_until_guest_tick},
+    {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
+    {"model replay keeps the invariants", test_model_replay_keeps_invariants},
+    {"model replay is deterministic", test_model_replay_is_deterministic},
+    CU_TEST_INFO_NULL,
+};
+
+TEST_MAIN("cost", tests)
