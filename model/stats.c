@@ -136,9 +136,10 @@ void stats_to_table(const stats *s, table *t)
         o->sum = (double)r->sum / div;
         o->sum_sq = (double)r->sum_sq / (div * div);
     }
-    uint64_t traced = stats_traced_ticks(s);
-    t->traced_usec = (double)traced / (double)s->tb_per_usec;
-    if (s->unit == STATS_USEC)
-        t->traced_usec = floor(t->traced_usec);
+    /* The traced duration of a kvm table is the sum of its rows (in the seed
+     * tables the two agree to the usec), so time% adds up to 100 also when
+     * per-sample truncation has lost time; stats_check compares that sum
+     * with the real span. */
+    t->traced_usec = (double)rows_sum(s) / div;
     table_finish(t);
 }
