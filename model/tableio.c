@@ -457,7 +457,7 @@ static sim_err kvm_never_hit(const lex *x, table *t, tok rest)
         while (i < rest.n && !is_space(rest.s[i]) && rest.s[i] != ',')
             i++;
         tok name = {rest.s + b, i - b};
-        int ty;
+        int ty = -1;
         sim_err e = get_type(x, name, &ty);
         if (e)
             return e;
@@ -499,7 +499,7 @@ static sim_err kvm_breakdown(lex *x, table *t)
         sim_err e = kvm_row(x, tk, n, &r);
         if (e)
             return e;
-        int ty;
+        int ty = -1;
         if (tok_is(tk[0], OTHER_NAME)) {
             if (other)
                 return expected(x, "one " OTHER_NAME " row", tk[0]);
@@ -577,7 +577,7 @@ static sim_err parse_kvm(table *t, lex *x)
         if (never_seen)
             return expected(x, "'EMULINST breakdown' or end of file", line);
         table_row r;
-        int ty;
+        int ty = -1;
         if ((e = get_type(x, tk[0], &ty)) || (e = kvm_row(x, tk, n, &r)) ||
             (e = put_row(x, t, ty, r)))
             return e;
@@ -623,7 +623,7 @@ static sim_err parse_debugfs(table *t, lex *x, double tb_per_usec)
                             "does not model), found %llu",
                             x->name, x->lineno, (unsigned long long)r.count);
         }
-        int ty;
+        int ty = -1;
         if ((e = get_type(x, tk[0], &ty)))
             return e;
         /* 3.1+: sum_squared is sum(ticks^2) / tb = usec^2 * tb */
@@ -712,7 +712,7 @@ static sim_err parse_perf(table *t, lex *x)
                             "a row 'NAME Samples Samples% Time% Min Max "
                             "Avg ( +- rel% )'",
                             line);
-        int ty;
+        int ty = -1;
         table_row r = blank_row();
         double share, sem;
         sim_err e;
@@ -806,7 +806,7 @@ static sim_err parse_csv(table *t, lex *x)
         for (size_t i = 5; i < 8; i++)
             if (f[i].n == 0)
                 f[i] = (tok){"-", 1};
-        int ty;
+        int ty = -1;
         table_row r = blank_row();
         sim_err e;
         if ((e = get_type(x, f[0], &ty)) ||
