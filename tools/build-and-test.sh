@@ -1,11 +1,16 @@
 #!/bin/sh
-# Builds sim440 with -Werror and ASan/UBSan and runs every test: the CUnit
+# Builds sim440 (release, and a test build with -Werror and ASan/UBSan) and
+# runs every test: the CUnit
 # suites and CLI golden/bad-input tests (build-test/), then each libFuzzer
 # target for a bounded time on its committed seed corpus (build-fuzz/).
 set -eu
 cd "$(dirname "$0")/.."
 ./tools/install-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# the release build must compile warning-free too (-O2 finds other warnings)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSIM_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
 
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DSIM_SANITIZE=ON -DSIM_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
