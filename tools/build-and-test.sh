@@ -1,8 +1,8 @@
 #!/bin/sh
 # Builds sim440 (release, and a test build with -Werror and ASan/UBSan) and
-# runs every test: the CUnit
-# suites and CLI golden/bad-input tests (build-test/), then each libFuzzer
-# target for a bounded time on its committed seed corpus (build-fuzz/).
+# runs every test: the CUnit suites and CLI golden/bad-input tests
+# (build-test/), then each libFuzzer target for a bounded time on its
+# committed seed corpus (build-fuzz/).
 set -eu
 cd "$(dirname "$0")/.."
 ./tools/install-deps.sh
