@@ -58,3 +58,22 @@ sim_cli_test(trace_unknown_subcommand 2 "~unknown subcommand 'bogus'" trace bogu
 sim_cli_test(trace_pack_needs_output 2 "~-o FILE is required" trace pack @trace_small.txt)
 sim_cli_test(trace_dump_unknown_option 2 "~unknown option '--fast'"
   trace dump --fast @trace_small.bin)
+
+# `sim trace synth` is dispatched to cli_trace_synth (tools/cli_synth.c)
+sim_cli_test(trace_synth_dispatch 0 "~sim trace synth" trace synth --help)
+
+# lossless both ways on a trace of more than one chunk:
+# synth -> dump -> pack gives the same bytes
+sim_cli_test(trace_rt_synth 0 - trace synth --exits 70000 --seed 7 -o trace_rt.bin)
+sim_cli_test(trace_rt_dump 0 - trace dump trace_rt.bin -o trace_rt.txt)
+sim_cli_test(trace_rt_pack 0 - trace pack trace_rt.txt -o trace_rt2.bin)
+add_test(NAME cli_trace_rt_same_bytes
+  COMMAND ${CMAKE_COMMAND} -E compare_files trace_rt.bin trace_rt2.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_trace_rt_synth PROPERTIES FIXTURES_SETUP trace_rt1)
+set_tests_properties(cli_trace_rt_dump PROPERTIES
+  FIXTURES_REQUIRED trace_rt1 FIXTURES_SETUP trace_rt2)
+set_tests_properties(cli_trace_rt_pack PROPERTIES
+  FIXTURES_REQUIRED trace_rt2 FIXTURES_SETUP trace_rt3)
+set_tests_properties(cli_trace_rt_same_bytes PROPERTIES
+  FIXTURES_REQUIRED trace_rt3 TIMEOUT 30)
