@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 sim_err outfile_open(outfile *o, const char *path)
@@ -27,6 +28,19 @@ sim_err outfile_open(outfile *o, const char *path)
     if (fd < 0) {
         sim_err e = sim_fail(SIM_ERR_IO, "%s: cannot create a temporary file "
                              "beside it: %s", path, strerror(errno));
+        free(o->path);
+        free(o->tmp);
+        o->path = o->tmp = NULL;
+        return e;
+    }
+    /* mkstemp creates 0600; give the file the mode a plain fopen would */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        sim_err e = sim_fail(SIM_ERR_IO, "%s: chmod: %s", o->tmp,
+                             strerror(errno));
+        close(fd);
+        unlink(o->tmp);
         free(o->path);
         free(o->tmp);
         o->path = o->tmp = NULL;
