@@ -58,7 +58,11 @@ typedef struct trace_rec {
     uint32_t handler;
     uint32_t guest;
 } trace_rec;
+#ifdef __cplusplus
+static_assert(sizeof(trace_rec) == TRACE_RECORD_SIZE, "record is 32 bytes");
+#else
 _Static_assert(sizeof(trace_rec) == TRACE_RECORD_SIZE, "record is 32 bytes");
+#endif
 
 /* Where a trace came from. */
 enum trace_source {
