@@ -19,6 +19,7 @@ void stats_init(stats *s, stats_unit unit, uint64_t tb_hz)
     s->tb_per_usec = tb_hz / 1000000u;
     if (s->tb_per_usec == 0)
         s->tb_per_usec = 1;
+    s->inv_tb_per_usec = 1.0 / (double)s->tb_per_usec;
     for (int i = 0; i < EXIT__COUNT; i++)
         s->rows[i].min = UINT64_MAX;
     s->last_type = -1; /* the kernel's 0xDEAD: first cycle is incomplete */

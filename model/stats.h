@@ -33,6 +33,7 @@ typedef struct stats {
     stats_unit unit;
     uint64_t tb_hz;
     uint64_t tb_per_usec; /* tb_hz / 1e6, >= 1 */
+    double inv_tb_per_usec; /* 1.0 / tb_per_usec */
     stats_row rows[EXIT__COUNT];
     /* the kernel's bookkeeping */
     int last_type; /* -1 = 0xDEAD: nothing to charge yet */
@@ -48,10 +49,22 @@ typedef struct stats {
 
 void stats_init(stats *s, stats_unit unit, uint64_t tb_hz);
 
-static inline void stats_add(stats *s, int type, uint64_t ticks)
+/* ticks / tb_per_usec, exactly, without a 64-bit divide on the hot path:
+ * a multiply by the reciprocal is off by at most one, then corrected. */
+static inline uint64_t stats_ticks_to_usec(const stats *s, uint64_t ticks)
 {
-    stats_row *r = &s->rows[type];
-    uint64_t v = s->unit == STATS_USEC ? ticks / s->tb_per_usec : ticks;
+    uint64_t d = s->tb_per_usec;
+    uint64_t q = (uint64_t)((double)ticks * s->inv_tb_per_usec);
+    if (q * d > ticks)
+        q--;
+    else if ((q + 1) * d <= ticks)
+        q++;
+    return q;
+}
+
+/* One sample of `ticks` for row `type`, in the stats' unit. */
+static inline void stats_row_add(stats_row *r, uint64_t v)
+{
     r->count++;
     r->sum += v;
     r->sum_sq += (stats_u128)v * v;
@@ -59,6 +72,13 @@ static inline void stats_add(stats *s, int type, uint64_t ticks)
         r->min = v;
     if (v > r->max)
         r->max = v;
+}
+
+static inline void stats_add(stats *s, int type, uint64_t ticks)
+{
+    stats_row_add(&s->rows[type], s->unit == STATS_USEC
+                                      ? stats_ticks_to_usec(s, ticks)
+                                      : ticks);
 }
 
 /* A guest exit at timebase tb whose handler will be charged as `type`. */

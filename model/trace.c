@@ -137,6 +137,9 @@ static const char *rec_problem(const trace_rec *r, char *buf, size_t n)
         if (r->type >= EXIT__COUNT)
             snprintf(buf, n, "exit type %u is out of range (0..%u)", r->type,
                      EXIT__COUNT - 1);
+        else if (r->type == EXIT_TIMEINGUEST)
+            snprintf(buf, n, "exit type TIMEINGUEST is time in the guest, "
+                     "not an exit");
         else if (r->flags & ~TRF__ALL)
             snprintf(buf, n, "exit flags 0x%02x have bits outside 0x%02x",
                      r->flags, TRF__ALL);

@@ -151,6 +151,50 @@ static void test_missing_file_names_it(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "no-such-trace.bin"));
 }
 
+
+/* a cost model that returns the trace's own ticks */
+static sim_err echo_cost(void *ctx, const trace_rec *r, uint32_t *handler,
+                         uint32_t *guest)
+{
+    (void)ctx;
+    *handler = r->handler;
+    *guest = r->guest;
+    return SIM_OK;
+}
+
+static void test_fast_path_equals_generic_accounting(void)
+{
+    /* the measured fast path keeps the kernel's bookkeeping in locals; it
+     * must give exactly what stats_exit/stats_enter give, in both units */
+    write_trace("equal", 3 * 65536 + 17, true, -1);
+    replay_cost_model m = {"echo", NULL, NULL, echo_cost};
+    for (int u = 0; u < 2; u++) {
+        stats_unit unit = u ? STATS_TICKS : STATS_USEC;
+        replay_opts a = {.unit = unit, .ticks = REPLAY_MEASURED};
+        replay_opts b = {.unit = unit, .ticks = REPLAY_MODEL, .model = &m};
+        static stats sa, sb;
+        replay_result ra, rb;
+        CU_ASSERT_EQUAL_FATAL(replay_file(path, &a, &sa, &ra), SIM_OK);
+        CU_ASSERT_EQUAL_FATAL(replay_file(path, &b, &sb, &rb), SIM_OK);
+        CU_ASSERT(memcmp(sa.rows, sb.rows, sizeof sa.rows) == 0);
+        CU_ASSERT_EQUAL(sa.exits, sb.exits);
+        CU_ASSERT_EQUAL(sa.entries, sb.entries);
+        CU_ASSERT_EQUAL(sa.last_exit, sb.last_exit);
+        CU_ASSERT_EQUAL(stats_check(&sa, NULL), SIM_OK);
+    }
+}
+
+static void test_usec_division_is_exact(void)
+{
+    stats s;
+    stats_init(&s, STATS_USEC, 667000000ULL);
+    uint64_t v[] = {0, 1, 666, 667, 668, 1333, 1334, 667ULL * 1000000 - 1,
+                    667ULL * 1000000, 0xffffffffULL, 1ULL << 52,
+                    (1ULL << 52) + 666};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        CU_ASSERT_EQUAL(stats_ticks_to_usec(&s, v[i]), v[i] / 667);
+}
+
 static CU_TestInfo tests[] = {
     {"measured ticks are accounted", test_measured_ticks_are_accounted},
     {"inconsistent timestamps are counted",
@@ -158,6 +202,9 @@ static CU_TestInfo tests[] = {
     {"missing ticks are refused with the record", test_missing_ticks_are_refused},
     {"a cost model rebuilds the timeline", test_cost_model_rebuilds_timeline},
     {"a missing file is named", test_missing_file_names_it},
+    {"fast path equals generic accounting",
+     test_fast_path_equals_generic_accounting},
+    {"usec division is exact", test_usec_division_is_exact},
     CU_TEST_INFO_NULL,
 };
 
