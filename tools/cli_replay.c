@@ -194,12 +194,15 @@ int cli_replay(int argc, char **argv)
         return cli_report(e);
     }
     bool human = fmt == TFMT_KVM || fmt == TFMT_PERF;
+    /* the file's base name: outputs must not depend on where a trace lives */
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
     if (fmt == TFMT_KVM)
         fprintf(of.f,
                 "# sim replay of %s: %llu records, %llu exits; source %s, "
                 "ticks %s\n"
                 "# timebase %llu Hz; unit convention %s\n",
-                path, (unsigned long long)res.records,
+                base, (unsigned long long)res.records,
                 (unsigned long long)res.exits,
                 trace_source_name(res.header.source)
                     ? trace_source_name(res.header.source) : "unknown",
