@@ -1,0 +1,48 @@
+# CLI tests of `sim replay` on measured ticks (tools/cli_replay.c,
+# model/replay.c, model/stats.c) and of `sim trace synth` (tools/cli_synth.c,
+# model/synth.c). Predicted-tick replays are in cli_cost.cmake.
+
+# goldens: the exit-timing table of a committed 500-exit synthetic trace
+sim_cli_test(replay_kvm 0 replay_synth500_kvm.txt replay @synth500.bin)
+sim_cli_test(replay_kvm_folded 0 replay_synth500_kvm_folded.txt
+  replay @synth500.bin --fold-emul --title "synthetic 500")
+sim_cli_test(replay_debugfs_ticks 0 replay_synth500_debugfs_ticks.txt
+  replay @synth500.bin --format debugfs --unit ticks)
+sim_cli_test(replay_csv 0 replay_synth500_csv.txt replay @synth500.bin --format csv)
+sim_cli_test(replay_help 0 "~usage: sim replay TRACE" replay --help)
+
+# the accounting invariants: a trace whose time goes back fails them (exit 1)
+sim_cli_test(replay_backwards_fails_checks 1
+  "~check events in time order +FAIL \\(1 out of order, first at exit 2\\)"
+  replay @replay_backwards.bin)
+
+# bad input and usage: exit 2 with the file and byte offset
+sim_cli_test(replay_truncated 2
+  "~trace_truncated.bin: truncated at byte 300" replay @trace_truncated.bin)
+sim_cli_test(replay_bad_magic 2 "~trace_badmagic.bin: not a sim440 trace"
+  replay @trace_badmagic.bin)
+sim_cli_test(replay_corrupt 2 "~trace_corrupt.bin: .*(CRC|corrupt)"
+  replay @trace_corrupt.bin)
+sim_cli_test(replay_missing_file 2 "~no-such.bin" replay no-such.bin)
+sim_cli_test(replay_no_trace 2 "~missing TRACE" replay)
+sim_cli_test(replay_bad_format 2 "~unknown format 'xml'" replay @synth500.bin --format xml)
+sim_cli_test(replay_bad_unit 2 "~unknown unit 'ms'" replay @synth500.bin --unit ms)
+
+# synth: same seed, same bytes; bad options are usage errors
+sim_cli_test(synth_a 0 - trace synth --exits 5000 --seed 9 -o synth_a.bin)
+sim_cli_test(synth_b 0 - trace synth --exits 5000 --seed 9 -o synth_b.bin)
+add_test(NAME cli_synth_same_seed_same_bytes
+  COMMAND ${CMAKE_COMMAND} -E compare_files synth_a.bin synth_b.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_synth_a cli_synth_b PROPERTIES FIXTURES_SETUP synth_ab)
+set_tests_properties(cli_synth_same_seed_same_bytes PROPERTIES
+  FIXTURES_REQUIRED synth_ab TIMEOUT 30)
+sim_cli_test(synth_profile_pv 0 "~wrote 2000 exits .*profile ppc440-ubuntu-boot-pv.txt"
+  trace synth --exits 2000 --profile ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-pv.txt
+  -o synth_pv.bin)
+sim_cli_test(synth_zero_exits 2 "~--exits: expected a count" trace synth --exits 0 -o x.bin)
+sim_cli_test(synth_no_output 2 "~-o FILE is required" trace synth --exits 10)
+sim_cli_test(synth_bad_profile 2 "~table_malformed.txt:[0-9]+:"
+  trace synth --exits 10 --profile @table_malformed.txt -o x.bin)
+sim_cli_test(synth_missing_profile 2 "~no-such-profile.txt"
+  trace synth --exits 10 --profile no-such-profile.txt -o x.bin)
