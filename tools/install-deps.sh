@@ -4,7 +4,8 @@
 set -eu
 PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
       libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
-      libunicorn-dev libsystemc-dev"
+      libunicorn-dev libsystemc-dev
+      gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \

@@ -1,0 +1,456 @@
+/* iss: Unicorn 2.0.1 harness for the PPC440 guest (405D4 model, PR=1, the
+ * 405 software TLB as the 440 UTLB); see iss.h and reference/feasibility.md
+ * for the measured behaviour it relies on. */
+#include "iss.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unicorn/unicorn.h>
+
+/* Every uc_* call goes through one of these: the error is named with
+ * uc_strerror and the call that failed. */
+#define UC_TRY(call)                                                        \
+    do {                                                                    \
+        uc_err uc_e_ = (call);                                              \
+        if (uc_e_ != UC_ERR_OK)                                             \
+            return sim_fail(SIM_ERR_UNSUPP, "unicorn: %s: %s", #call,       \
+                            uc_strerror(uc_e_));                            \
+    } while (0)
+/* In hooks there is nobody to return an error to: a failing uc_* call
+ * there is a broken invariant of the harness. */
+#define UC_MUST(call)                                                       \
+    do {                                                                    \
+        uc_err uc_e_ = (call);                                              \
+        if (uc_e_ != UC_ERR_OK) {                                           \
+            fprintf(stderr, "cpu440: unicorn: %s: %s\n", #call,             \
+                    uc_strerror(uc_e_));                                    \
+            abort();                                                        \
+        }                                                                   \
+    } while (0)
+
+#define PAGE 4096u
+#define MSR_GUEST 0x4030u /* PR | IR | DR: every guest access translated */
+#define ZPR_CHECK_TLB 0x40000000u /* zone 0 = 01: permissions from the TLB */
+#define STUB_TABLE 0x400u         /* command table offset in the stub page */
+#define STUB_MAX_OPS ((PAGE - STUB_TABLE) / 16u)
+
+/* 405 TLB word layout (QEMU target/ppc/mmu_helper.c PPC4XX_TLB*): these are
+ * Unicorn's internal words, not the 440's (those are model/tlbword.h). */
+#define T405_HI_V 0x40u
+#define T405_HI_SIZE_4K (1u << 7)
+#define T405_LO_EX 0x200u
+#define T405_LO_WR 0x100u
+
+struct iss {
+    uc_engine *uc;
+    iss_hooks h;
+    uint8_t *ram, *stub, *magic;
+    uint32_t ram_bytes;
+    uint32_t stub_pa, halt_pa;
+    void *presence;
+    size_t presence_bytes;
+    uc_hook hk_intr, hk_block;
+    /* queued slot writes */
+    uint32_t ops[STUB_MAX_OPS][4];
+    unsigned nops;
+    unsigned pid; /* Unicorn's PID register: the shadow PID */
+    bool pid_dirty;
+    bool in_stub;
+    uint32_t saved[10]; /* r3..r10, ctr, pc around a stub run */
+    uint64_t stub_runs;
+    bool stop;
+    uint32_t resume_pc;
+};
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* ---- the privileged stub ---- */
+static uint32_t enc_mtspr(unsigned spr, unsigned rs)
+{
+    return 31u << 26 | rs << 21 | ((spr & 31u) << 16) | ((spr >> 5) << 11) |
+           467u << 1;
+}
+static uint32_t enc_lwz(unsigned rd, int d, unsigned ra)
+{
+    return 32u << 26 | rd << 21 | ra << 16 | ((uint32_t)d & 0xffffu);
+}
+static uint32_t enc_tlbwe(unsigned rs, unsigned ra, unsigned ws)
+{
+    return 31u << 26 | rs << 21 | ra << 16 | ws << 11 | 978u << 1;
+}
+static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
+{
+    return 14u << 26 | rd << 21 | ra << 16 | ((uint32_t)si & 0xffffu);
+}
+
+/* r3 = table, r4 = count (>= 1), r9 = ZPR, r10 = the PID to leave. Per
+ * entry {slot, hi, lo, tid}: PID = tid (tlbwe-hi captures the PID as the
+ * entry's TID), then hi, lo, hi. QEMU 5's 405 tlbwe-lo clears the valid bit
+ * and only a valid entry's old pages are flushed by tlbwe-hi, hence the
+ * first hi (flushes the old page, which must fault again) and the last
+ * (sets V, flushes the new page). */
+static void stub_write(uint8_t *p)
+{
+    static const uint32_t k_bdnz = 16u << 26 | 16u << 21;
+    uint32_t code[] = {
+        enc_mtspr(944, 9), /* ZPR */
+        enc_mtspr(9, 4),   /* CTR */
+        enc_lwz(5, 0, 3),  enc_lwz(6, 4, 3), enc_lwz(7, 8, 3),
+        enc_lwz(8, 12, 3), enc_mtspr(945, 8), /* PID = tid */
+        enc_tlbwe(6, 5, 0), enc_tlbwe(7, 5, 1), enc_tlbwe(6, 5, 0),
+        enc_addi(3, 3, 16),
+        k_bdnz | ((uint32_t)(-9 * 4) & 0xfffcu), /* to the first lwz */
+        enc_mtspr(945, 10),                       /* PID = shadow PID */
+        0x44000002u,                              /* sc: back to us */
+    };
+    for (size_t i = 0; i < sizeof code / sizeof code[0]; i++)
+        put_be32(p + 4 * i, code[i]);
+}
+
+#define NSAVED 10
+static const int k_saved_regs[NSAVED] = {
+    UC_PPC_REG_3, UC_PPC_REG_4, UC_PPC_REG_5,   UC_PPC_REG_6, UC_PPC_REG_7,
+    UC_PPC_REG_8, UC_PPC_REG_9, UC_PPC_REG_10, UC_PPC_REG_CTR, UC_PPC_REG_PC};
+
+static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
+                  unsigned tid);
+
+/* Starts the stub for the queued writes, or parks the CPU at the halt
+ * address when a stop was asked for. Called at the end of every hook. */
+static void after_hook(iss *s)
+{
+    if ((s->nops || s->pid_dirty) && !s->in_stub) {
+        if (!s->nops) /* a PID change alone: a harmless write of slot 63 */
+            queue(s, ISS_TLB_SLOTS - 1, T405_HI_SIZE_4K, 0, 0);
+        void *vals[NSAVED];
+        for (int i = 0; i < NSAVED; i++)
+            vals[i] = &s->saved[i];
+        UC_MUST(uc_reg_read_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
+        for (unsigned i = 0; i < s->nops; i++)
+            for (unsigned k = 0; k < 4; k++)
+                put_be32(s->stub + STUB_TABLE + 16 * i + 4 * k, s->ops[i][k]);
+        uint32_t v[8] = {s->stub_pa + STUB_TABLE, s->nops, 0, 0, 0, 0,
+                         ZPR_CHECK_TLB, s->pid};
+        void *pv[8];
+        for (int i = 0; i < 8; i++)
+            pv[i] = &v[i];
+        UC_MUST(uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 8));
+        s->pid_dirty = false;
+        uint32_t msr = 0, pc = s->stub_pa;
+        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+        s->nops = 0;
+        s->in_stub = true;
+        s->stub_runs++;
+        return;
+    }
+    if (s->stop && !s->in_stub) {
+        UC_MUST(uc_reg_read(s->uc, UC_PPC_REG_PC, &s->resume_pc));
+        /* Writing the PC cancels uc_emu_stop in 2.0.1, so a stop is a jump
+         * to the `until` address of uc_emu_start, in real mode where that
+         * page exists and holds no code. */
+        uint32_t msr = 0, pc = s->halt_pa;
+        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+    }
+}
+
+static void stub_return(iss *s)
+{
+    void *vals[NSAVED];
+    for (int i = 0; i < NSAVED; i++)
+        vals[i] = &s->saved[i];
+    uint32_t msr = MSR_GUEST;
+    UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+    UC_MUST(uc_reg_write_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
+    s->in_stub = false;
+    after_hook(s); /* writes queued meanwhile, or a stop */
+}
+
+/* ---- hooks ---- */
+static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)
+{
+    iss *s = ud;
+    uint32_t pc;
+    UC_MUST(uc_reg_read(uc, UC_PPC_REG_PC, &pc));
+    if (s->in_stub) {
+        if (intno == ISS_INT_SYSCALL && pc - ISS_PC_SKEW - s->stub_pa < PAGE) {
+            stub_return(s);
+            return;
+        }
+        fprintf(stderr, "cpu440: interrupt %u in the TLB stub at 0x%08x\n",
+                intno, pc);
+        abort();
+    }
+    s->h.intr(s->h.ctx, intno, pc);
+    after_hook(s);
+}
+
+static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
+{
+    (void)uc;
+    iss *s = ud;
+    if (s->in_stub || addr - s->stub_pa < 2 * PAGE)
+        return;
+    s->h.block(s->h.ctx, (uint32_t)addr, size / 4);
+    after_hook(s);
+}
+
+static void hook_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
+{
+    (void)uc;
+    (void)size;
+    iss *s = ud;
+    if (s->in_stub)
+        return;
+    s->h.insn(s->h.ctx, (uint32_t)addr);
+    after_hook(s);
+}
+
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size,
+                          void *ud)
+{
+    (void)uc;
+    iss *s = ud;
+    return s->h.mmio_read ? s->h.mmio_read(s->h.ctx, (uint32_t)off, size) : 0;
+}
+
+static void mmio_write(uc_engine *uc, uint64_t off, unsigned size,
+                       uint64_t v, void *ud)
+{
+    (void)uc;
+    iss *s = ud;
+    if (s->h.mmio_write)
+        s->h.mmio_write(s->h.ctx, (uint32_t)off, size, (uint32_t)v);
+}
+
+/* ---- set-up ---- */
+static sim_err map_regions(iss *s)
+{
+    UC_TRY(uc_mem_map_ptr(s->uc, 0, s->ram_bytes, UC_PROT_ALL, s->ram));
+    UC_TRY(uc_mem_map_ptr(s->uc, s->stub_pa, PAGE, UC_PROT_ALL, s->stub));
+    UC_TRY(uc_mmio_map(s->uc, ISS_UART_PA, PAGE, mmio_read, s, mmio_write,
+                       s));
+    UC_TRY(uc_mem_map_ptr(s->uc, ISS_MAGIC_PA, PAGE, UC_PROT_ALL, s->magic));
+    /* Presence regions: the rest of the effective-address space, backed by
+     * one untouched reservation (both regions alias it; nothing reaches it
+     * because every guest access is translated to a physical page first). */
+    uint32_t lo1 = s->stub_pa + PAGE, hi1 = ISS_UART_PA;
+    uint32_t lo2 = ISS_UART_PA + PAGE, hi2 = ISS_MAGIC_PA;
+    s->presence_bytes = (size_t)(hi1 - lo1 > hi2 - lo2 ? hi1 - lo1 : hi2 - lo2);
+    s->presence = mmap(NULL, s->presence_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s->presence == MAP_FAILED) {
+        s->presence = NULL;
+        return sim_fail(SIM_ERR_NOMEM, "cpu440: cannot reserve %zu bytes "
+                        "of address space", s->presence_bytes);
+    }
+    UC_TRY(uc_mem_map_ptr(s->uc, lo1, hi1 - lo1, UC_PROT_ALL, s->presence));
+    UC_TRY(uc_mem_map_ptr(s->uc, lo2, hi2 - lo2, UC_PROT_ALL, s->presence));
+    return SIM_OK;
+}
+
+sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
+{
+    *out = NULL;
+    if (c->ram_bytes == 0 || c->ram_bytes % PAGE ||
+        c->ram_bytes > 0x40000000u)
+        return sim_fail(SIM_ERR_RANGE, "cpu440: guest RAM of %u bytes: "
+                        "expected a multiple of 4 KiB up to 1 GiB",
+                        c->ram_bytes);
+    iss *s = calloc(1, sizeof *s);
+    if (!s)
+        return sim_fail(SIM_ERR_NOMEM, "cpu440: out of memory");
+    s->h = *h;
+    s->ram_bytes = c->ram_bytes;
+    s->stub_pa = c->ram_bytes;
+    s->halt_pa = c->ram_bytes + PAGE;
+    s->ram = aligned_alloc(PAGE, c->ram_bytes);
+    s->stub = aligned_alloc(PAGE, PAGE);
+    s->magic = aligned_alloc(PAGE, PAGE);
+    if (!s->ram || !s->stub || !s->magic) {
+        iss_close(s);
+        return sim_fail(SIM_ERR_NOMEM, "cpu440: out of memory for %u bytes "
+                        "of guest RAM", c->ram_bytes);
+    }
+    memset(s->ram, 0, c->ram_bytes);
+    memset(s->stub, 0, PAGE);
+    memset(s->magic, 0, PAGE);
+    stub_write(s->stub);
+
+    sim_err e = SIM_OK;
+    uc_err ue = uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN, &s->uc);
+    if (ue != UC_ERR_OK) {
+        s->uc = NULL;
+        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: uc_open(PPC32 big-endian): %s",
+                     uc_strerror(ue));
+        goto fail;
+    }
+    /* 405D4: traps every 440 privileged instruction with 6 and has the
+     * software TLB we use as the UTLB (feasibility.md 1c). */
+    ue = uc_ctl_set_cpu_model(s->uc, UC_CPU_PPC32_405D4);
+    if (ue != UC_ERR_OK) {
+        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: set CPU model 405D4: %s",
+                     uc_strerror(ue));
+        goto fail;
+    }
+    e = map_regions(s);
+    if (e != SIM_OK)
+        goto fail;
+    ue = uc_hook_add(s->uc, &s->hk_intr, UC_HOOK_INTR, (void *)hook_intr, s, 1,
+                     0);
+    if (ue == UC_ERR_OK)
+        ue = uc_hook_add(s->uc, &s->hk_block, UC_HOOK_BLOCK, (void *)hook_block,
+                         s, 1, 0);
+    if (ue != UC_ERR_OK) {
+        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: uc_hook_add: %s",
+                     uc_strerror(ue));
+        goto fail;
+    }
+    *out = s;
+    return SIM_OK;
+fail:
+    iss_close(s);
+    return e;
+}
+
+void iss_close(iss *s)
+{
+    if (!s)
+        return;
+    if (s->uc)
+        uc_close(s->uc);
+    if (s->presence)
+        munmap(s->presence, s->presence_bytes);
+    free(s->ram);
+    free(s->stub);
+    free(s->magic);
+    free(s);
+}
+
+uint8_t *iss_ram(iss *s) { return s->ram; }
+uint32_t iss_ram_bytes(const iss *s) { return s->ram_bytes; }
+uint8_t *iss_magic(iss *s) { return s->magic; }
+
+sim_err iss_run(iss *s, uint32_t pc)
+{
+    s->stop = false;
+    uint32_t msr = MSR_GUEST, begin = pc;
+    UC_TRY(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+    UC_TRY(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+    if (s->nops || s->pid_dirty) {
+        /* slot writes queued between runs: the stub goes first */
+        after_hook(s);
+        begin = s->stub_pa;
+    }
+    UC_TRY(uc_emu_start(s->uc, begin, s->halt_pa, 0, 0));
+    if (s->in_stub)
+        return sim_fail(SIM_ERR_CHECK, "cpu440: Unicorn stopped inside the "
+                        "TLB stub");
+    return SIM_OK;
+}
+
+void iss_stop(iss *s) { s->stop = true; }
+uint32_t iss_resume_pc(const iss *s) { return s->resume_pc; }
+bool iss_stopped(const iss *s) { return s->stop; }
+
+static uint32_t reg_get(iss *s, int id)
+{
+    uint32_t v;
+    UC_MUST(uc_reg_read(s->uc, id, &v));
+    return v;
+}
+static void reg_set(iss *s, int id, uint32_t v)
+{
+    UC_MUST(uc_reg_write(s->uc, id, &v));
+}
+
+uint32_t iss_gpr(iss *s, unsigned n) { return reg_get(s, UC_PPC_REG_0 + (int)n); }
+void iss_set_gpr(iss *s, unsigned n, uint32_t v)
+{
+    reg_set(s, UC_PPC_REG_0 + (int)n, v);
+}
+uint32_t iss_pc(iss *s) { return reg_get(s, UC_PPC_REG_PC); }
+void iss_set_pc(iss *s, uint32_t pc) { reg_set(s, UC_PPC_REG_PC, pc); }
+uint32_t iss_cr(iss *s) { return reg_get(s, UC_PPC_REG_CR); }
+void iss_set_cr(iss *s, uint32_t cr) { reg_set(s, UC_PPC_REG_CR, cr); }
+uint32_t iss_xer(iss *s) { return reg_get(s, UC_PPC_REG_XER); }
+void iss_set_xer(iss *s, uint32_t v) { reg_set(s, UC_PPC_REG_XER, v); }
+
+static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
+                  unsigned tid)
+{
+    if (s->nops == STUB_MAX_OPS) {
+        /* More writes from one hook than the table holds: only a flush of
+         * every slot twice over could do that. */
+        fprintf(stderr, "cpu440: more than %u TLB writes in one hook\n",
+                (unsigned)STUB_MAX_OPS);
+        abort();
+    }
+    s->ops[s->nops][0] = slot;
+    s->ops[s->nops][1] = hi;
+    s->ops[s->nops][2] = lo;
+    s->ops[s->nops][3] = tid;
+    s->nops++;
+}
+
+void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
+                 unsigned tid, bool exec, bool write)
+{
+    queue(s, slot, (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V,
+          (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
+              (write ? T405_LO_WR : 0),
+          tid & 0xffu);
+}
+
+void iss_tlb_clear(iss *s, unsigned slot)
+{
+    queue(s, slot, T405_HI_SIZE_4K, 0, 0);
+}
+
+void iss_set_pid(iss *s, unsigned pid)
+{
+    if (pid != s->pid) {
+        s->pid = pid;
+        s->pid_dirty = true;
+    }
+}
+
+uint64_t iss_stub_runs(const iss *s) { return s->stub_runs; }
+
+sim_err iss_hook_insn(iss *s, uint32_t ea)
+{
+    uc_hook hk;
+    UC_TRY(uc_hook_add(s->uc, &hk, UC_HOOK_CODE, (void *)hook_insn, s, ea, ea));
+    return SIM_OK;
+}
+
+bool iss_phys_read(iss *s, uint32_t pa, unsigned size, uint32_t *v)
+{
+    uint8_t b[4] = {0};
+    if (size == 0 || size > 4 || uc_mem_read(s->uc, pa, b, size) != UC_ERR_OK)
+        return false;
+    uint32_t x = 0;
+    for (unsigned i = 0; i < size; i++)
+        x = x << 8 | b[i];
+    *v = x;
+    return true;
+}
+
+bool iss_phys_write(iss *s, uint32_t pa, unsigned size, uint32_t v)
+{
+    uint8_t b[4];
+    if (size == 0 || size > 4)
+        return false;
+    for (unsigned i = 0; i < size; i++)
+        b[i] = (uint8_t)(v >> (8 * (size - 1 - i)));
+    return uc_mem_write(s->uc, pa, b, size) == UC_ERR_OK;
+}
