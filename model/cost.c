@@ -63,6 +63,7 @@ struct cost_model {
     uint64_t now;   /* cycles since reset */
     double dcold;   /* fraction of handler data lines cold at the next exit */
     bool thrash;    /* this exit ran host work or QEMU: caches lost */
+    uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
     unsigned qemu_round, assumed;
     int internal_host;
@@ -288,6 +289,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
 }
 
 tlb440 *cost_tlb(cost_model *m) { return m->tlb; }
+const params *cost_params(const cost_model *m) { return &m->p; }
 uint64_t cost_core_hz(const cost_model *m) { return m->core_hz; }
 void cost_set_internal_host(cost_model *m, int on) { m->internal_host = on; }
 
@@ -434,6 +436,40 @@ static int guest_entry(cost_model *m, uint32_t ea, bool pr, unsigned *scanned)
     return (int)idx;
 }
 
+/* vcpu_put, the host and QEMU filling the UTLB, vcpu_load, QEMU time. */
+static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
+{
+    const params *p = &m->p;
+    m->thrash = true;
+    unsigned put = tlb440_vcpu_put(m->tlb);
+    v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
+    unsigned load = tlb440_vcpu_load(m->tlb);
+    v[CSTAGE_heavy] += put * (uint64_t)P(p, vcpu_put_cycles) +
+                       load * (uint64_t)P(p, vcpu_load_cycles);
+    double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
+                 : t == EXIT_DCR ? P(p, qemu_dcr_usec)
+                                 : P(p, qemu_signal_usec);
+    v[CSTAGE_qemu] += lognormal_usec(m, med, P(p, qemu_sigma));
+}
+
+uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
+{
+    const params *p = &m->p;
+    uint64_t v[CSTAGE__COUNT] = {0};
+    v[CSTAGE_heavy] = cyc(m->cpi * P(p, ioctl_insns));
+    v[CSTAGE_icache] = (uint64_t)P(p, heavy_code_lines) *
+                       (uint64_t)P(p, icache_miss_cycles);
+    heavy_terms(m, EXIT_SIGNAL, v);
+    uint64_t other = 0;
+    for (int s = 0; s < CSTAGE__COUNT; s++) {
+        m->var[t][s] += v[s];
+        if (s != CSTAGE_qemu)
+            other += v[s];
+    }
+    *qemu = v[CSTAGE_qemu];
+    return other;
+}
+
 /* State-dependent handler terms into v[]; host work (accounted to its
  * stages by cost_host_*) is added to *host. */
 static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
@@ -496,18 +532,8 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     double cold = (double)data_lines * m->dcold;
     v[CSTAGE_dcache] = cyc(cold * P(p, dcache_miss_cycles));
 
-    if (pa & PATH_HEAVY) {
-        m->thrash = true;
-        unsigned put = tlb440_vcpu_put(m->tlb);
-        v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-        unsigned load = tlb440_vcpu_load(m->tlb);
-        v[CSTAGE_heavy] = put * (uint64_t)P(p, vcpu_put_cycles) +
-                          load * (uint64_t)P(p, vcpu_load_cycles);
-        double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
-                     : t == EXIT_DCR ? P(p, qemu_dcr_usec)
-                                     : P(p, qemu_signal_usec);
-        v[CSTAGE_qemu] = lognormal_usec(m, med, P(p, qemu_sigma));
-    }
+    if (pa & PATH_HEAVY)
+        heavy_terms(m, t, v);
     if (pa & PATH_TICK) /* the exit is the host tick itself */
         *host += cost_host_tick(m, t);
     if (pa & PATH_IRQ)
@@ -526,8 +552,8 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t start,
     for (;;) {
         bool tick = m->next_tick <= m->next_irq;
         uint64_t at = tick ? m->next_tick : m->next_irq;
-        if (at >= end)
-            break;
+        if (at >= end || added > 10 * m->core_hz)
+            break; /* (an overloaded host: stop after 10 s in one exit) */
         uint64_t c;
         if (tick) {
             c = cost_host_tick(m, t);
@@ -597,8 +623,18 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     m->count[t]++;
     for (int s = 0; s < CSTAGE__COUNT; s++)
         m->var[t][s] += v[s];
+    m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;
+}
+
+uint64_t cost_last_qemu(const cost_model *m) { return m->last_qemu; }
+
+uint64_t cost_deliver(cost_model *m, exit_type t)
+{
+    uint64_t c = cyc(m->cpi * P(&m->p, reflect_insns));
+    m->var[t][CSTAGE_reflect] += c;
+    return c;
 }
 
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)

@@ -71,6 +71,9 @@ void cost_free(cost_model *m);
  * tb_hz/core_hz from a trace header (0 = the core_hz parameter). */
 void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz);
 
+/* The parameters the model was built with. */
+const params *cost_params(const cost_model *m);
+
 /* The soft TLB the model keeps (cpu440 classifies its misses with it). */
 tlb440 *cost_tlb(cost_model *m);
 
@@ -92,6 +95,16 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
  * hostwork/preempt stages. */
 uint64_t cost_host_tick(cost_model *m, exit_type type);
 uint64_t cost_host_irq(cost_model *m, exit_type type);
+/* QEMU cycles inside the last cost_exit's handler (0 for light exits):
+ * the platform spends them in its QEMU module. */
+uint64_t cost_last_qemu(const cost_model *m);
+/* A signal found pending at the end of a light exit of type t turns it into
+ * SIGNAL (kernel: last writer wins) and sends it to user space: returns the
+ * extra non-QEMU cycles (KVM_RUN return, vcpu_put/load), *qemu gets the
+ * QEMU cycles. Accounted to t's stages. */
+uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu);
+/* deliver_interrupts of a pending guest decrementer at entry. */
+uint64_t cost_deliver(cost_model *m, exit_type t);
 /* Whether the model itself draws host interrupt arrivals inside handler
  * windows (direct path: yes; the timed platform turns it off). */
 void cost_set_internal_host(cost_model *m, int on);

@@ -182,6 +182,9 @@
       "host decrementer ticks per second (CONFIG_HZ=250)")                     \
     X(host_irq_hz, PK_REAL, "1/s", 300, 0, 1e6, SRC_ASSUME,                    \
       "host device interrupts per second (Poisson)")                           \
+    X(signal_hz, PK_REAL, "1/s", 3, 0, 10000, SRC_ASSUME,                      \
+      "signals to the vcpu thread per second (QEMU kicks); SIGNAL exits of "   \
+      "the SystemC platform")                                                  \
     X(host_tick_cycles, PK_INT, "cycles", 6000, 0, 1e7, SRC_ASSUME,            \
       "host timer_interrupt + scheduler_tick")                                 \
     X(host_irq_usec, PK_REAL, "usec", 300, 0, 1e6, SRC_ASSUME,                 \

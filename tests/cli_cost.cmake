@@ -22,3 +22,7 @@ sim_cli_test(replay_params_bad_file 2 "~bad_key.ini:3: unknown parameter"
   replay @cost_mix.bin --params @params/bad_key.ini)
 sim_cli_test(replay_unknown_platform 2 "~unknown platform 'qemu'"
   replay @cost_mix.bin --platform qemu)
+# The SystemC timed platform: same trace, time-driven exits made by the
+# platform; deterministic, so a golden pins it.
+sim_cli_test(replay_platform_systemc 0 replay_platform_cost_mix.txt
+  replay @cost_mix.bin --platform systemc --fold-emul --format perf)

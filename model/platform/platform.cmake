@@ -1,9 +1,22 @@
-# model/platform: the SystemC timed platform (C++17), linked into `sim` and
-# into tests/test_platform.c. Without libsystemc-dev a C stub is built
-# instead (sim replay --platform systemc then says so).
-add_library(simplatform STATIC ${CMAKE_SOURCE_DIR}/model/platform/platform_stub.c)
+# model/platform: the SystemC timed platform (C++17: libsystemc 2.3.4 exports
+# sc_api_version_2_3_4_cxx201703L, so user code must be C++17 exactly),
+# linked into `sim` and into tests/test_platform.c. Without libsystemc-dev a
+# C stub is built instead (sim replay --platform systemc then says so).
+pkg_check_modules(SYSTEMC QUIET IMPORTED_TARGET systemc)
+if(SYSTEMC_FOUND)
+  enable_language(CXX)
+  set(CMAKE_CXX_STANDARD 17)
+  set(CMAKE_CXX_STANDARD_REQUIRED ON)
+  set(CMAKE_CXX_EXTENSIONS OFF)
+  add_library(simplatform STATIC ${CMAKE_SOURCE_DIR}/model/platform/platform.cpp)
+  set_target_properties(simplatform PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON)
+  target_link_libraries(simplatform PUBLIC simmodel PkgConfig::SYSTEMC)
+else()
+  message(STATUS "systemc not found: building the platform stub (Debian package libsystemc-dev)")
+  add_library(simplatform STATIC ${CMAKE_SOURCE_DIR}/model/platform/platform_stub.c)
+  target_link_libraries(simplatform PUBLIC simmodel)
+endif()
 target_include_directories(simplatform PUBLIC ${CMAKE_SOURCE_DIR}/model/platform)
-target_link_libraries(simplatform PUBLIC simmodel)
 list(APPEND SIM_EXTRA_LIBS simplatform)
 
 # test_platform is created by tests/tests.cmake after this fragment; link it
