@@ -1,0 +1,106 @@
+/* cpu440: a PPC440 guest core under KVM trap-and-emulate (2.6.29-2.6.37
+ * semantics, reference kvm440-internals.md §1, §3, §4, §5, §7). Unicorn runs
+ * the guest's unprivileged instructions in problem state (cpu440/iss); this
+ * module is what KVM virtualizes: the BookE privileged architecture, the
+ * guest TLB and its shadow in the 64-slot UTLB (model/tlb440), the devices,
+ * the host's time-driven interrupts, and the classification of every exit as
+ * the kernel's exit timing would charge it. Exits go to a sink as trace
+ * records (model/trace.h) carrying flat default ticks per path until the
+ * cycle model replaces them (CPU440_COST_LABEL). */
+#ifndef CPU440_H
+#define CPU440_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exits.h"
+#include "sim_err.h"
+#include "trace.h"
+
+/* What the trace header's cost_label says about the ticks cpu440 writes. */
+#define CPU440_COST_LABEL "flat-default/path (cpu440)"
+
+typedef struct cpu440 cpu440;
+
+typedef struct cpu440_config {
+    uint32_t ram_bytes;   /* guest RAM at physical 0 (default 32 MiB) */
+    uint64_t tb_hz;       /* timebase = core clock (default 667 MHz) */
+    /* Host interrupts per simulated second (rates of the seed's run). */
+    double host_tick_hz;  /* host decrementer ticks (DEC exits), default 84 */
+    double extint_hz;     /* external interrupts (EXTINT), default 17.42 */
+    double signal_hz;     /* signals to the vcpu thread (SIGNAL), def. 3.14 */
+    /* Host pages the exit handlers touch outside the pinned lowmem entry
+     * (kvm.ko text/data in vmalloc space; QEMU for heavy exits): each miss
+     * takes a UTLB slot from the shared round-robin index. */
+    unsigned host_pages_light; /* default 6 */
+    unsigned host_pages_heavy; /* default 24 */
+    double think_s;  /* delay before each scripted console line (0.02 s) */
+    unsigned guest_cpi; /* timebase ticks per guest instruction (1) */
+} cpu440_config;
+
+void cpu440_config_default(cpu440_config *c);
+
+/* Where records go: exit records (with handler and guest ticks) in time
+ * order, each followed by the state records of its handling. */
+typedef struct cpu440_sink {
+    void *ctx;
+    sim_err (*put)(void *ctx, const trace_rec *r);
+} cpu440_sink;
+
+SIM_MUST_CHECK sim_err cpu440_new(cpu440 **out, const cpu440_config *c);
+void cpu440_free(cpu440 *cpu);
+
+/* Copies an image into guest RAM at physical pa and hooks every timebase
+ * read (mftb, mfspr 268/269) in it, found by scanning the image as code
+ * linked at effective address ea. */
+SIM_MUST_CHECK sim_err cpu440_load(cpu440 *cpu, uint32_t pa, uint32_t ea,
+                                   const void *img, size_t len);
+void cpu440_set_sink(cpu440 *cpu, const cpu440_sink *sink);
+/* Console: bytes the guest writes to the UART go to fn (may be NULL). */
+void cpu440_set_console(cpu440 *cpu, void (*fn)(void *ctx, int ch),
+                        void *ctx);
+/* Lines typed on the console, each offered think_s after the guest has
+ * consumed the previous one (or after boot for the first). Copied. */
+SIM_MUST_CHECK sim_err cpu440_set_input(cpu440 *cpu, const char *text);
+
+typedef struct cpu440_limits {
+    uint64_t max_exits; /* 0 = none */
+    double max_seconds; /* simulated guest seconds, 0 = none */
+    /* polled about every 64 k exits; returning true stops (Ctrl-C) */
+    bool (*stop)(void *ctx);
+    void (*progress)(void *ctx, uint64_t exits, double seconds);
+    void *ctx;
+} cpu440_limits;
+
+/* Why cpu440_run returned. */
+typedef enum cpu440_end {
+    CPU440_POWEROFF,  /* the guest powered off */
+    CPU440_LIMIT,     /* max_exits / max_seconds reached */
+    CPU440_STOPPED,   /* lim->stop returned true */
+} cpu440_end;
+
+/* Runs the guest from its reset state (pc 0, guest supervisor mode) and
+ * flushes the last exit to the sink. */
+SIM_MUST_CHECK sim_err cpu440_run(cpu440 *cpu, const cpu440_limits *lim,
+                                  cpu440_end *end);
+
+typedef struct cpu440_counters {
+    uint64_t exits;
+    uint64_t by_type[EXIT__COUNT];
+    uint64_t guest_insns;  /* guest instructions executed (block counts) */
+    uint64_t tb;           /* simulated timebase now */
+    uint64_t stub_runs;    /* shadow TLB updates carried into Unicorn */
+    uint64_t shadow_maps;  /* kvmppc_mmu_map calls */
+    uint64_t host_fills;   /* host TLB misses taking a UTLB slot */
+    uint64_t host_evicted_guest;
+    uint64_t mftb;         /* timebase reads emulated */
+} cpu440_counters;
+void cpu440_get_counters(const cpu440 *cpu, cpu440_counters *out);
+
+/* The flat default handler ticks of an exit path (documented in
+ * cpu440/README.md: the seed table's minimum for that row, in usec, times
+ * the timebase rate; EMUL_WAIT adds the guest's idle time). */
+uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz);
+
+#endif
