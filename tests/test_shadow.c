@@ -1,0 +1,262 @@
+/* Tests of cpu440's TLB virtualization (kvm440-internals §3): REAL / VIRT /
+ * MMIO classification, the shadow TID rule and the release of guest-user
+ * shadow entries on a PID change, guest tlbwe invalidating its shadows,
+ * eviction by the host's own misses through the shared round-robin index,
+ * and Unicorn mirroring exactly the shadow entries present. */
+#include "cpu_kit.h"
+
+#define DATA_EA 0x00200000u /* inside the reset entry (16 MB at 0) */
+
+static unsigned count_exits(kit *k, exit_type t, uint32_t pc_lo,
+                            uint32_t pc_hi)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < k->nrec; i++)
+        n += k->recs[i].kind == TREC_EXIT && k->recs[i].type == t &&
+             k->recs[i].pc >= pc_lo && k->recs[i].pc < pc_hi;
+    return n;
+}
+
+static void test_no_guest_entry_is_dtlbreal_reflected(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 9, 0x40000000u); /* in no guest entry */
+    kit_li(k, 3, 77);
+    kit_emit(k, E_STW(3, 8, 9));
+    kit_emit(k, E_B_SELF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_DTLB_MISS);
+    CU_ASSERT_EQUAL(kit_gpr(k, 23), 0x40000008u); /* DEAR */
+    CU_ASSERT_EQUAL(kit_gpr(k, 22), ESR_ST);
+    CU_ASSERT_EQUAL(k->types[EXIT_DTLBREAL], 1);
+    kit_free(k);
+}
+
+static void test_guest_entry_on_ram_is_dtlbvirt_once(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 9, DATA_EA);
+    uint32_t first = 4 * k->n;
+    kit_emit(k, E_LI(3, 5));
+    kit_emit(k, E_STW(3, 0, 9));
+    kit_emit(k, E_LWZ(4, 0, 9));
+    kit_emit(k, E_STW(3, 4, 9));
+    uint32_t last = 4 * k->n;
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 5);
+    CU_ASSERT_EQUAL(count_exits(k, EXIT_DTLBVIRT, first, last), 1);
+    CU_ASSERT_EQUAL(get_be(iss_ram(k->cpu->iss) + DATA_EA), 5);
+    kit_free(k);
+}
+
+static void test_guest_entry_outside_ram_is_mmio(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 9, 0xef600000u); /* reset entry 1: the UART */
+    kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
+    kit_emit(k, E_LI(3, 'k'));
+    kit_emit(k, E_STB(3, 0, 9)); /* THR */
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 0x60); /* THRE | TEMT */
+    CU_ASSERT_EQUAL(k->types[EXIT_MMIO], 2);
+    CU_ASSERT_EQUAL(k->types[EXIT_DTLBVIRT], 0);
+    bool heavy = true;
+    for (unsigned i = 0; i < k->nrec; i++)
+        if (k->recs[i].kind == TREC_EXIT && k->recs[i].type == EXIT_MMIO)
+            heavy = heavy && (k->recs[i].flags & TRF_USERSPACE);
+    CU_ASSERT_TRUE(heavy);
+    kit_free(k);
+}
+
+static void test_unmapped_code_is_itlbreal(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 3, 0x50000000u);
+    kit_emit(k, 0x7c6903a6u); /* mtctr r3 */
+    kit_emit(k, 0x4e800420u); /* bctr */
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_ITLB_MISS);
+    CU_ASSERT_EQUAL(kit_gpr(k, 20), 0x50000000u);
+    CU_ASSERT_EQUAL(k->types[EXIT_ITLBREAL], 1);
+    kit_free(k);
+}
+
+/* Guest entry 11: a user page (TID 1) at 0x30000000 -> physical DATA_EA. */
+static void map_user_data_at(kit *k, uint32_t pa)
+{
+    kit_emit(k, E_LI(3, 1));
+    kit_emit(k, E_MTSPR(48, 3));
+    kit_emit(k, E_MTSPR(946, 3));
+    kit_emit(k, E_LI(4, 11));
+    kit_li(k, 3, 0x30000000u | 0x200u | 0x10u);
+    kit_emit(k, E_TLBWE(3, 4, 0));
+    kit_li(k, 3, pa);
+    kit_emit(k, E_TLBWE(3, 4, 1));
+    kit_emit(k, E_LI(3, 0x3f));
+    kit_emit(k, E_TLBWE(3, 4, 2));
+}
+static void map_user_data(kit *k) { map_user_data_at(k, DATA_EA); }
+
+static void test_pid_change_releases_user_shadows_only(void)
+{
+    kit *k = kit_new();
+    map_user_data(k); /* host safe: its first page is mapped at once */
+    kit_li(k, 9, 0x30000000u);  /* user page: shadow TID 0 */
+    kit_li(k, 10, 0x00300000u); /* global page: shadow TID 1 */
+    kit_emit(k, E_LWZ(3, 0, 9));
+    kit_emit(k, E_LWZ(3, 0, 10));
+    uint32_t a = 4 * k->n;
+    kit_emit(k, E_LI(5, 2));
+    kit_emit(k, E_MTSPR(48, 5)); /* PID 2 */
+    kit_emit(k, E_LI(5, 1));
+    kit_emit(k, E_MTSPR(48, 5)); /* PID 1 */
+    kit_emit(k, E_LWZ(3, 0, 9));  /* released: faults again */
+    kit_emit(k, E_LWZ(3, 0, 10)); /* kept */
+    uint32_t b = 4 * k->n;
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
+    unsigned user = 0, global = 0;
+    for (unsigned i = 0; i < k->nrec; i++) {
+        const trace_rec *r = &k->recs[i];
+        if (r->kind != TREC_EXIT || r->type != EXIT_DTLBVIRT || r->pc < a ||
+            r->pc >= b)
+            continue;
+        user += r->addr == 0x30000000u;
+        global += r->addr == 0x00300000u;
+    }
+    CU_ASSERT_EQUAL(user, 1);
+    CU_ASSERT_EQUAL(global, 0);
+    kit_free(k);
+}
+
+static void test_user_mode_cannot_reach_tid1_shadow(void)
+{
+    kit *k = kit_new();
+    kit_user(k);
+    kit_li(k, 3, KIT_USER_EA);
+    kit_emit(k, E_MTSPR(26, 3));
+    kit_li(k, 3, MSR_PR);
+    kit_emit(k, E_MTSPR(27, 3));
+    kit_emit(k, E_RFI);
+    /* user code loads from a global (guest TID 0) page: its shadow gets
+     * TID 1, which the user-mode shadow PID 0 never matches */
+    k->img[KIT_USER_PA / 4 + 0] = E_LIS(9, DATA_EA >> 16);
+    k->img[KIT_USER_PA / 4 + 1] = E_LWZ(3, 0, 9);
+    k->img[KIT_USER_PA / 4 + 2] = E_POWEROFF; /* never reached */
+    cpu440_config c;
+    kit_config(&c);
+    kit_run_cfg(k, &c, 200);
+    CU_ASSERT_EQUAL(k->end, CPU440_LIMIT);
+    CU_ASSERT_TRUE(count_exits(k, EXIT_DTLBVIRT, KIT_USER_EA,
+                               KIT_USER_EA + 16) > 100);
+    kit_free(k);
+}
+
+static void test_guest_tlbwe_invalidates_its_shadows(void)
+{
+    kit *k = kit_new();
+    k->img[0xc000u / 4] = 0x1111u; /* kit_run stores words big-endian */
+    k->img[0xd000u / 4] = 0x2222u;
+    map_user_data_at(k, 0xc000u);
+    kit_li(k, 9, 0x30000000u);
+    kit_emit(k, E_LWZ(6, 0, 9)); /* through the shadow of the old RPN */
+    kit_emit(k, E_LI(4, 11));
+    kit_li(k, 3, 0xd000u);
+    kit_emit(k, E_TLBWE(3, 4, 1)); /* new RPN */
+    kit_emit(k, E_LWZ(7, 0, 9));   /* must not use the old shadow */
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 6), 0x1111u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 7), 0x2222u);
+    unsigned inval = 0;
+    for (unsigned i = 0; i < k->nrec; i++)
+        inval += k->recs[i].kind == TREC_STLB_INVAL;
+    CU_ASSERT_TRUE(inval >= 1);
+    kit_free(k);
+}
+
+/* Touches 40 pages, does `heavy` DCR exits, touches them again; returns
+ * the DTLBVIRT exits of the second pass. */
+static unsigned second_pass_misses(unsigned host_pages_heavy,
+                                   unsigned host_pages_light)
+{
+    kit *k = kit_new();
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            for (int i = 0; i < 4; i++)
+                kit_emit(k, E_MFDCR(5, 0x0c0));
+        kit_li(k, 9, DATA_EA);
+        kit_emit(k, E_LI(6, 40));
+        kit_emit(k, 0x7cc903a6u); /* mtctr r6 */
+        kit_emit(k, E_LWZ(3, 0, 9));
+        kit_emit(k, E_ADDI(9, 9, 4096));
+        kit_emit(k, 0x4200fff8u); /* bdnz -8 */
+    }
+    kit_emit(k, E_POWEROFF);
+    cpu440_config c;
+    kit_config(&c);
+    c.host_pages_heavy = host_pages_heavy;
+    c.host_pages_light = host_pages_light;
+    kit_run_cfg(k, &c, 100000);
+    unsigned n = 0, dcr = 0;
+    for (unsigned i = 0; i < k->nrec; i++) {
+        const trace_rec *r = &k->recs[i];
+        if (r->kind != TREC_EXIT)
+            continue;
+        dcr += r->type == EXIT_DCR;
+        n += dcr >= 4 && r->type == EXIT_DTLBVIRT;
+    }
+    /* at most 63 guest shadows are ever present */
+    CU_ASSERT_TRUE(tlb440_guest_entries(k->cpu->tlb) <= 63);
+    kit_free(k);
+    return n;
+}
+
+static void test_host_misses_evict_guest_shadows(void)
+{
+    unsigned quiet = second_pass_misses(0, 0);
+    unsigned busy = second_pass_misses(24, 6);
+    CU_ASSERT_EQUAL(quiet, 0);
+    CU_ASSERT_TRUE(busy > 10);
+}
+
+static void test_unicorn_mirrors_exactly_the_shadow_entries(void)
+{
+    kit *k = kit_new();
+    map_user_data(k);
+    kit_li(k, 9, 0x30000000u);
+    kit_emit(k, E_LWZ(3, 0, 9));
+    kit_li(k, 10, DATA_EA + 0x10000u);
+    kit_emit(k, E_LWZ(3, 0, 10));
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    cpu440 *c = k->cpu;
+    for (unsigned s = 0; s <= tlb440_hwater(c->tlb); s++) {
+        const tlb440_entry *e = tlb440_utlb(c->tlb, s);
+        bool guest = (e->w0 & 0x200u) && (e->w0 & 0x100u);
+        CU_ASSERT_EQUAL(c->uni[s].valid, guest);
+        if (guest) {
+            CU_ASSERT_EQUAL(c->uni[s].ea, e->w0 & 0xfffffc00u);
+            CU_ASSERT_EQUAL(c->uni[s].tid, e->tid);
+        }
+    }
+    kit_free(k);
+}
+
+static CU_TestInfo tests[] = {
+    {"no guest entry: DTLBREAL reflected", test_no_guest_entry_is_dtlbreal_reflected},
+    {"guest entry on RAM: DTLBVIRT once", test_guest_entry_on_ram_is_dtlbvirt_once},
+    {"guest entry outside RAM: MMIO", test_guest_entry_outside_ram_is_mmio},
+    {"unmapped code: ITLBREAL", test_unmapped_code_is_itlbreal},
+    {"PID change releases user shadows only", test_pid_change_releases_user_shadows_only},
+    {"user mode cannot reach TID 1 shadows", test_user_mode_cannot_reach_tid1_shadow},
+    {"guest tlbwe invalidates its shadows", test_guest_tlbwe_invalidates_its_shadows},
+    {"host misses evict guest shadows", test_host_misses_evict_guest_shadows},
+    {"Unicorn mirrors the shadow entries", test_unicorn_mirrors_exactly_the_shadow_entries},
+    CU_TEST_INFO_NULL,
+};
+
+TEST_MAIN("shadow", tests)
