@@ -38,6 +38,8 @@ enum {
 #define N_HINT 16
 #define ICLASS_CACHE 256
 #define DECAY_STEPS 1024 /* exp(-x) table over [0, 16) in 1/64 steps */
+#define EXPQ_BITS 12      /* exponential quantile table: 4096 buckets */
+#define EXPQ_N (1u << EXPQ_BITS)
 
 struct cost_model {
     params p;
@@ -73,6 +75,11 @@ struct cost_model {
     uint32_t ic_key[ICLASS_CACHE];
     uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
     double decay[DECAY_STEPS + 1];
+    double decay_scale; /* 64 / dcache_decay_cycles */
+    /* -log(1 - u) at the bucket edges u = i / EXPQ_N: the per-exit guest
+     * run is drawn by inverting the exponential CDF from one GSL uniform,
+     * interpolated inside a bucket, exact (log1p) in the last bucket. */
+    double expq[EXPQ_N + 1];
 };
 
 static const char *const stage_names[] = {
@@ -122,7 +129,7 @@ static unsigned path_of(exit_type t)
     return p;
 }
 
-static uint64_t cyc(double x) { return x > 0 ? (uint64_t)llround(x) : 0; }
+static uint64_t cyc(double x) { return x > 0 ? (uint64_t)(x + 0.5) : 0; }
 
 /* Everything that does not depend on state, per exit type. */
 static void precompute(cost_model *m)
@@ -216,6 +223,10 @@ static void precompute(cost_model *m)
     }
     for (int i = 0; i <= DECAY_STEPS; i++)
         m->decay[i] = 1.0 - exp(-(double)i / 64.0);
+    m->decay_scale = 64.0 / P(p, dcache_decay_cycles);
+    for (unsigned i = 0; i < EXPQ_N; i++)
+        m->expq[i] = -log1p(-(double)i / EXPQ_N);
+    m->expq[EXPQ_N] = m->expq[EXPQ_N - 1];
 }
 
 sim_err cost_new(cost_model **mp, const params *p)
@@ -258,6 +269,20 @@ void cost_free(cost_model *m)
 static uint64_t draw_exp(cost_model *m, double mean)
 {
     return mean > 0 ? cyc(gsl_ran_exponential(m->rng, mean)) : 0;
+}
+
+/* The same distribution for the hot path (one draw per exit): inverse CDF
+ * from a table; the last bucket (u > 1 - 1/4096) keeps the exact tail. */
+static uint64_t draw_exp_fast(cost_model *m, double mean)
+{
+    if (mean <= 0)
+        return 0;
+    double u = gsl_rng_uniform(m->rng) * EXPQ_N;
+    unsigned i = (unsigned)u;
+    if (i >= EXPQ_N - 1)
+        return cyc(-mean * log1p(-u / EXPQ_N));
+    double f = u - i;
+    return cyc(mean * (m->expq[i] + f * (m->expq[i + 1] - m->expq[i])));
 }
 
 void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
@@ -585,18 +610,24 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     const params *p = &m->p;
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
-    uint64_t v[CSTAGE__COUNT] = {0}, host = 0;
+    /* only the varying stages are used; zeroing all of v costs a rep stos
+     * per exit */
+    uint64_t v[CSTAGE__COUNT], host = 0;
+    v[CSTAGE_utlb] = v[CSTAGE_emulate] = v[CSTAGE_tlbsearch] = 0;
+    v[CSTAGE_shadowmap] = v[CSTAGE_dcache] = v[CSTAGE_heavy] = 0;
+    v[CSTAGE_qemu] = v[CSTAGE_wait] = v[CSTAGE_icache] = 0;
     m->thrash = false;
     handler_terms(m, r, t, v, &host);
-    uint64_t h = m->fixed_handler[t] + host;
-    for (int s = 0; s < CSTAGE__COUNT; s++)
-        if (!stage_guest[s])
-            h += v[s];
+    /* the handler stages handler_terms can set (the rest are fixed) */
+    uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
+                 v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] +
+                 v[CSTAGE_shadowmap] + v[CSTAGE_dcache] + v[CSTAGE_heavy] +
+                 v[CSTAGE_qemu] + v[CSTAGE_wait] + v[CSTAGE_icache];
     if (m->internal_host)
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    uint64_t n = guest_insns == COST_DRAW ? draw_exp(m, P(p, guest_insns))
+    uint64_t n = guest_insns == COST_DRAW ? draw_exp_fast(m, P(p, guest_insns))
                                           : guest_insns;
     v[CSTAGE_guest] = cyc((double)n * P(p, guest_cpi));
     uint64_t lines = (n + 7) / 8;
@@ -613,7 +644,7 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
     if (!m->thrash) {
-        double x = (double)g / P(p, dcache_decay_cycles) * 64.0;
+        double x = (double)g * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
     } else
         m->dcold = 1.0;
@@ -621,8 +652,13 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         skip_arrivals(m);
 
     m->count[t]++;
-    for (int s = 0; s < CSTAGE__COUNT; s++)
-        m->var[t][s] += v[s];
+    static const cost_stage varying[] = {
+        CSTAGE_utlb, CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
+        CSTAGE_dcache, CSTAGE_heavy, CSTAGE_qemu, CSTAGE_wait, CSTAGE_icache,
+        CSTAGE_guest, CSTAGE_grefill};
+    uint64_t *acc = m->var[t];
+    for (size_t k = 0; k < sizeof varying / sizeof varying[0]; k++)
+        acc[varying[k]] += v[varying[k]];
     m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;

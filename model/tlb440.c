@@ -25,6 +25,11 @@ struct tlb440 {
     unsigned index; /* tlb_44x_index */
     unsigned pid;   /* guest PID */
     tlb440_entry gtlb[TLB440_MAX];
+    /* the guest TLB again as flat arrays for the linear search: first and
+     * last EA (clamped to 32 bits), TID, and V|TS as 0 (invalid), 1 (TS 0)
+     * or 2 (TS 1) */
+    uint32_t g_lo[TLB440_MAX], g_hi[TLB440_MAX];
+    uint8_t g_tid[TLB440_MAX], g_vts[TLB440_MAX];
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -51,6 +56,16 @@ sim_err tlb440_new(tlb440 **t, const tlb440_config *c)
 
 void tlb440_free(tlb440 *t) { free(t); }
 
+static void gtlb_index_entry(tlb440 *t, unsigned i)
+{
+    const tlb440_entry *g = &t->gtlb[i];
+    uint64_t end = tlbw_end(g->w0);
+    t->g_lo[i] = tlbw_epn(g->w0);
+    t->g_hi[i] = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+    t->g_tid[i] = (uint8_t)tlbw_tid(g->tid);
+    t->g_vts[i] = tlbw_v(g->w0) ? (uint8_t)(1 + tlbw_ts(g->w0)) : 0;
+}
+
 void tlb440_reset(tlb440 *t)
 {
     tlb440_config c = t->c;
@@ -64,6 +79,8 @@ void tlb440_reset(tlb440 *t)
                                 tlbw_make_w0(0xef600000u, TLBSZ_4K, true, 0),
                                 tlbw_make_w1(0x1ef600000ull),
                                 TLBW2_I | TLBW2_G | TLBW2_SR | TLBW2_SW};
+    for (unsigned i = 0; i < c.gtlb_entries; i++)
+        gtlb_index_entry(t, i);
     /* pinned lowmem from the top slot down */
     for (unsigned i = 0; i < c.utlb_pinned; i++) {
         uint32_t ea = LOWMEM_BASE + i * PINNED_BYTES;
@@ -110,15 +127,18 @@ unsigned tlb440_gtlb_write(tlb440 *t, unsigned index, const tlb440_entry *e)
             if (t->ref[i].held && t->ref[i].gindex == index)
                 n += release(t, i);
     t->gtlb[index] = *e;
+    gtlb_index_entry(t, index);
     return n;
 }
 
 int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as,
                        unsigned pid, unsigned *scanned)
 {
+    /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays */
+    uint8_t want = (uint8_t)(1 + (as & 1u)), p8 = (uint8_t)pid;
     for (unsigned i = 0; i < t->c.gtlb_entries; i++) {
-        const tlb440_entry *g = &t->gtlb[i];
-        if (tlbw_match(g->tid, g->w0, ea, as, pid)) {
+        if (ea >= t->g_lo[i] && ea <= t->g_hi[i] && t->g_vts[i] == want &&
+            (t->g_tid[i] == 0 || t->g_tid[i] == p8)) {
             if (scanned)
                 *scanned = i + 1;
             return (int)i;
@@ -237,10 +257,13 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
     if (ea >= LOWMEM_BASE &&
         (uint64_t)ea < LOWMEM_BASE + (uint64_t)t->c.utlb_pinned * PINNED_BYTES)
         return false;
-    if (hint && *hint >= 0 && (unsigned)*hint < n &&
-        host_hit(&t->utlb[*hint], ea))
-        return false;
-    for (unsigned i = 0; i <= t->hwater; i++)
+    if (hint && *hint >= 0) {
+        /* the hint's owner fills this page only through it, so the page
+         * is at the hint's slot or nowhere */
+        if ((unsigned)*hint < n && host_hit(&t->utlb[*hint], ea))
+            return false;
+    } else
+        for (unsigned i = 0; i <= t->hwater; i++)
         if (host_hit(&t->utlb[i], ea)) {
             if (hint)
                 *hint = (int)i;

@@ -117,9 +117,11 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
 /* A host access to ea (kernel address space TS 0, TID 0). Pinned lowmem and
  * entries already in the UTLB hit; otherwise the host miss handler fills the
  * next round-robin slot with a 4 KB entry, possibly evicting a guest shadow
- * entry (whose reference stays, as in the kernel, until released). *hint (may
- * be NULL; -1 initially) remembers the slot for a fast check. Returns true
- * on a miss. */
+ * entry (whose reference stays, as in the kernel, until released). Returns
+ * true on a miss.
+ * hint: NULL, or the caller's slot memo for this page (-1 initially): a page
+ * always accessed through the same hint is checked in O(1) (it is at the
+ * hint's slot or not in the UTLB); without a memo the UTLB is scanned. */
 bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint);
 
 /* Number of valid TS=1 (guest shadow) entries in the UTLB. */

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Cycle-model replay speed: `sim replay --model` (the full model: stages,
+# soft TLB, caches, host interference, guest draws) and `--model --platform
+# systemc` (the SystemC timed platform) on a synthetic trace, against the
+# plain measured replay of the same trace in the same run (warm page cache).
+# Prints exits/s, the ratio to the plain replay and the peak RSS of each.
+# Targets (issue 4): >= 10 M exits/s through the full model, >= 2 M exits/s
+# through SystemC, memory constant whatever the trace size.
+set -eu
+cd "$(dirname "$0")/.."
+EXITS=${EXITS:-10M}
+REPS=${REPS:-5}
+B=${BUILD:-build-model-rel}
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$B" -j2 >/dev/null
+mkdir -p "$B/bench"
+trace=$B/bench/model-$EXITS.bin
+[ -f "$trace" ] || "$B/sim" trace synth --exits "$EXITS" --seed 1 -o "$trace" 2>/dev/null
+n=$("$B/sim" trace info "$trace" | awk '/^exits/ {print $2; exit}' | tr -d ,)
+
+# best of REPS wall-clock seconds of a command (stdout discarded)
+best() {
+  b=""
+  i=0
+  while [ $i -lt "$REPS" ]; do
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    t=$(awk "BEGIN{print $e - $s}")
+    if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
+    i=$((i + 1))
+  done
+  echo "$b"
+}
+rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+cat "$trace" >/dev/null # warm the page cache
+t_plain=$(best "$B/sim" replay "$trace" --unit ticks)
+t_model=$(best "$B/sim" replay "$trace" --unit ticks --model)
+t_sc=$(best "$B/sim" replay "$trace" --unit ticks --model --platform systemc)
+r_plain=$(rss "$B/sim" replay "$trace" --unit ticks)
+r_model=$(rss "$B/sim" replay "$trace" --unit ticks --model)
+r_sc=$(rss "$B/sim" replay "$trace" --unit ticks --model --platform systemc)
+
+awk -v n="$n" -v p="$t_plain" -v m="$t_model" -v s="$t_sc" \
+    -v rp="$r_plain" -v rm="$r_model" -v rs="$r_sc" 'BEGIN {
+  printf "trace: %d exits (best of '"$REPS"' runs each, warm cache)\n", n
+  printf "plain measured replay  %7.3f s %8.2f M exits/s  peak RSS %4d MiB\n", p, n / p / 1e6, rp / 1024
+  printf "full model (C)         %7.3f s %8.2f M exits/s  peak RSS %4d MiB  (target >= 10)  %.1fx plain\n", m, n / m / 1e6, rm / 1024, m / p
+  printf "SystemC platform       %7.3f s %8.2f M exits/s  peak RSS %4d MiB  (target >= 2)   %.1fx plain\n", s, n / s / 1e6, rs / 1024, s / p
+}'
