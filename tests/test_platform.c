@@ -124,7 +124,9 @@ static void test_dec_during_long_exit_is_delivered_at_entry(void)
     static stats s;
     platform_counts c;
     CU_ASSERT_EQUAL_FATAL(run(&p, &s, &c), SIM_OK);
-    CU_ASSERT(c.dec_deferred >= 40); /* ~50 expiries inside the exit */
+    /* ~50 expiries inside the exit coalesce into one pending interrupt
+     * (the kernel's IRQPRIO_DECREMENTER bit), delivered at its entry */
+    CU_ASSERT(c.dec_deferred >= 1 && c.dec_deferred <= 3);
     /* the MMIO exit lasted the QEMU time plus one delivery at its entry */
     CU_ASSERT(s.rows[EXIT_MMIO].max >= 50000ull * 667);
     CU_ASSERT_EQUAL(s.rows[EXIT_DEC].count, 0); /* no host DEC exits */

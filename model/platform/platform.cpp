@@ -40,6 +40,7 @@ struct shared {
     uint64_t qemu_cycles = 0;
     unsigned pend_tick = 0, pend_irq = 0, pend_sig = 0;
     bool in_guest = false, guest_dec = false, overload = false;
+    bool dec_in_guest = false; // the pending guest DEC fired in guest time
 };
 
 sc_time at_cycles(const shared &sh, uint64_t c)
@@ -56,10 +57,12 @@ uint64_t cycles_now(const shared &sh)
     return (uint64_t)((unsigned __int128)ps * sh.core_hz / 1000000000000ull);
 }
 
-uint64_t tb_now(const shared &sh)
+uint64_t tb_at(const shared &sh, uint64_t cycles)
 {
-    return sh.tb0 + cost_to_ticks(sh.m, cycles_now(sh));
+    return sh.tb0 + cost_to_ticks(sh.m, cycles);
 }
+
+uint64_t tb_now(const shared &sh) { return tb_at(sh, cycles_now(sh)); }
 
 gsl_rng *rng_for(const params &p, unsigned long stream)
 {
@@ -139,9 +142,8 @@ SC_MODULE(guest_timer) {
     {
         for (;;) {
             wait(at_cycles(sh, period));
-            if (!sh.in_guest)
-                sh.pc.dec_deferred++;
             sh.guest_dec = true;
+            sh.wake.notify(); // the guest decides: inside an exit or not
         }
     }
 };
@@ -216,16 +218,92 @@ SC_MODULE(trace_guest) {
             wait(at_cycles(sh, c), sh.wake);
             uint64_t el = cycles_now(sh) - t0;
             c = el >= c ? 0 : c - el;
-            while (sh.pend_tick) {
-                sh.pend_tick--;
-                sh.pc.host_in_exit++;
-                c += cost_host_tick(sh.m, t);
+            c += service_in_exit(t);
+        }
+    }
+
+    // A guest DEC that expired during the exit: queued, delivered by
+    // deliver_interrupts at its end (so it lengthens the handler).
+    uint64_t deliver_in_exit(exit_type t)
+    {
+        if (!sh.guest_dec)
+            return 0;
+        sh.guest_dec = false;
+        if (!sh.dec_in_guest)
+            sh.pc.dec_deferred++;
+        sh.dec_in_guest = false;
+        return cost_deliver(sh.m, t);
+    }
+
+    // Service what woke the guest thread inside a handler; returns the
+    // cycles it adds to the handler.
+    uint64_t service_in_exit(exit_type t)
+    {
+        uint64_t c = 0;
+        while (sh.pend_tick) {
+            sh.pend_tick--;
+            sh.pc.host_in_exit++;
+            c += cost_host_tick(sh.m, t);
+        }
+        while (sh.pend_irq) {
+            sh.pend_irq--;
+            sh.pc.host_in_exit++;
+            c += cost_host_irq(sh.m, t);
+        }
+        return c + deliver_in_exit(t);
+    }
+
+    // A workload exit and the guest run after it. Light exits take one
+    // timed wait for handler + guest time together: the entry is booked at
+    // its computed time, and only a host event arriving earlier splits it.
+    void exit_then_guest(const trace_rec &r)
+    {
+        exit_type t = (exit_type)r.type;
+        bool heavy = (exit_flags(t) & EXF_HEAVY) != 0;
+        sh.in_guest = false;
+        uint64_t t_exit = cycles_now(sh);
+        stats_exit(sh.s, tb_at(sh, t_exit), t);
+        sh.res->exits++;
+        uint64_t h, g;
+        cost_exit(sh.m, &r, COST_DRAW, &h, &g);
+        if (heavy || cost_last_qemu(sh.m)) {
+            run_guest(finish_exit(t, h));
+            return;
+        }
+        uint64_t rem_h = h + service_in_exit(t), rem_g = g;
+        bool entered = false;
+        while (rem_h + rem_g > 0) {
+            uint64_t t0 = cycles_now(sh);
+            wait(at_cycles(sh, rem_h + rem_g), sh.wake);
+            uint64_t el = cycles_now(sh) - t0;
+            if (!entered) {
+                if (cycles_now(sh) - t_exit > 10 * sh.core_hz) {
+                    // an overloaded host: in_exit stops the run
+                    run_guest(rem_g + finish_exit(t, rem_h));
+                    return;
+                }
+                if (el < rem_h) { // woken inside the handler
+                    rem_h -= el;
+                    rem_h += service_in_exit(t);
+                    if (sh.pend_sig) { // the exit goes to user space
+                        run_guest(rem_g + finish_exit(t, rem_h));
+                        return;
+                    }
+                    continue;
+                }
+                stats_enter(sh.s, tb_at(sh, t0 + rem_h));
+                sh.in_guest = entered = true;
+                el -= rem_h;
+                rem_h = 0;
             }
-            while (sh.pend_irq) {
-                sh.pend_irq--;
-                sh.pc.host_in_exit++;
-                c += cost_host_irq(sh.m, t);
-            }
+            rem_g = el >= rem_g ? 0 : rem_g - el;
+            if (rem_g == 0)
+                break;
+            rem_g += timed_exit();
+        }
+        if (!entered) {
+            stats_enter(sh.s, tb_at(sh, cycles_now(sh)));
+            sh.in_guest = true;
         }
     }
 
@@ -238,7 +316,16 @@ SC_MODULE(trace_guest) {
         sh.res->exits++;
         uint64_t h, g;
         cost_exit(sh.m, &r, insns, &h, &g);
+        return g + finish_exit(t, h);
+    }
+
+    // The rest of an exit whose handler needs h more cycles: QEMU, a
+    // pending signal, the entry. Returns 0 (guest time is the caller's).
+    uint64_t finish_exit(exit_type t, uint64_t h)
+    {
         uint64_t q = cost_last_qemu(sh.m);
+        if (q > h)
+            q = 0; // (already spent: a signal tail was requested mid-way)
         in_exit(h - q, t);
         if (q)
             to_qemu(q, t);
@@ -252,13 +339,10 @@ SC_MODULE(trace_guest) {
             in_exit(cost_signal_tail(sh.m, t, &sq), t);
             to_qemu(sq, t);
         }
-        if (sh.guest_dec) {
-            sh.guest_dec = false;
-            in_exit(cost_deliver(sh.m, t), t);
-        }
+        in_exit(deliver_in_exit(t), t);
         stats_enter(sh.s, tb_now(sh));
         sh.in_guest = true;
-        return g;
+        return 0;
     }
 
     void to_qemu(uint64_t q, exit_type t)
@@ -279,36 +363,44 @@ SC_MODULE(trace_guest) {
             g = el >= g ? 0 : g - el;
             if (g == 0)
                 break;
-            exit_type t;
-            if (sh.pend_tick) {
-                sh.pend_tick--;
-                t = EXIT_DEC;
-                sh.pc.dec++;
-            } else if (sh.pend_irq) {
-                sh.pend_irq--;
-                t = EXIT_EXTINT;
-                sh.pc.extint++;
-            } else if (sh.pend_sig) {
-                sh.pend_sig--;
-                t = EXIT_SIGNAL;
-                sh.pc.signal++;
-            } else
-                continue;
-            trace_rec r{};
-            r.kind = TREC_EXIT;
-            r.type = (uint8_t)t;
-            r.irq = (uint8_t)(t == EXIT_DEC ? BOOKE_IRQ_DECREMENTER
-                                            : BOOKE_IRQ_EXTERNAL);
-            r.pc = last_pc;
-            r.flags = (uint8_t)(last_flags & TRF_GUEST_PR);
-            // the interrupted guest work resumes after the entry
-            g += do_exit(r, 0);
+            g += timed_exit();
         }
+    }
+
+    // The exit a pending host event causes while the guest runs (none for
+    // a guest DEC: it waits for the next entry). Returns its guest cycles.
+    uint64_t timed_exit()
+    {
+        if (sh.guest_dec)
+            sh.dec_in_guest = true;
+        exit_type t;
+        if (sh.pend_tick) {
+            sh.pend_tick--;
+            t = EXIT_DEC;
+            sh.pc.dec++;
+        } else if (sh.pend_irq) {
+            sh.pend_irq--;
+            t = EXIT_EXTINT;
+            sh.pc.extint++;
+        } else if (sh.pend_sig) {
+            sh.pend_sig--;
+            t = EXIT_SIGNAL;
+            sh.pc.signal++;
+        } else
+            return 0;
+        trace_rec r{};
+        r.kind = TREC_EXIT;
+        r.type = (uint8_t)t;
+        r.irq = (uint8_t)(t == EXIT_DEC ? BOOKE_IRQ_DECREMENTER
+                                        : BOOKE_IRQ_EXTERNAL);
+        r.pc = last_pc;
+        r.flags = (uint8_t)(last_flags & TRF_GUEST_PR);
+        // the interrupted guest work resumes after the entry
+        return do_exit(r, 0);
     }
 
     void run()
     {
-        uint64_t guest = 0;
         bool first = true;
         for (;;) {
             const trace_rec *recs;
@@ -334,10 +426,9 @@ SC_MODULE(trace_guest) {
                     sh.tb0 = r.tb;
                     first = false;
                 }
-                run_guest(guest);
                 last_pc = r.pc;
                 last_flags = r.flags;
-                guest = do_exit(r, COST_DRAW);
+                exit_then_guest(r);
             }
             sh.res->records += n;
             if (sh.o->progress)

@@ -33,7 +33,10 @@ typedef struct platform_counts {
     uint64_t trace_exits;   /* exits in the trace */
     uint64_t dropped_timed; /* the trace's DEC/EXTINT/SIGNAL, dropped */
     uint64_t dec, extint, signal; /* time-driven exits the platform made */
-    uint64_t dec_deferred;  /* DECs that fired during an exit */
+    uint64_t dec_deferred;  /* guest DECs that expired during an exit and
+                               were delivered at its entry (expiries while
+                               one is pending coalesce, as the kernel's
+                               pending bit does) */
     uint64_t host_in_exit;  /* host interrupts serviced inside an exit */
     uint64_t sim_ps;        /* simulated time at the end, picoseconds */
 } platform_counts;
