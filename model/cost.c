@@ -76,6 +76,14 @@ struct cost_model {
     uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
     double decay[DECAY_STEPS + 1];
     double decay_scale; /* 64 / dcache_decay_cycles */
+    /* hot-path parameters as integers (a double->integer conversion per
+     * use costs more than the arithmetic) */
+    uint64_t k_host_miss, k_icache_miss, k_dtlb_shadow, k_shadow_refill;
+    uint64_t k_guest_lines, k_scan;
+    unsigned k_common_pages, k_path_pages;
+    uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
+                                           guest TLB entries */
+    double k_guest_insns, k_guest_cpi;
     /* -log(1 - u) at the bucket edges u = i / EXPQ_N: the per-exit guest
      * run is drawn by inverting the exponential CDF from one GSL uniform,
      * interpolated inside a bucket, exact (log1p) in the last bucket. */
@@ -129,7 +137,13 @@ static unsigned path_of(exit_type t)
     return p;
 }
 
-static uint64_t cyc(double x) { return x > 0 ? (uint64_t)(x + 0.5) : 0; }
+/* Cycles from a double. Through int64_t: x86 converts signed 64-bit
+ * integers in one instruction, unsigned ones in a branchy sequence. */
+static uint64_t cyc(double x)
+{
+    return x > 0 ? (uint64_t)(int64_t)(x + 0.5) : 0;
+}
+static double dbl(uint64_t c) { return (double)(int64_t)c; }
 
 /* Everything that does not depend on state, per exit type. */
 static void precompute(cost_model *m)
@@ -224,6 +238,19 @@ static void precompute(cost_model *m)
     for (int i = 0; i <= DECAY_STEPS; i++)
         m->decay[i] = 1.0 - exp(-(double)i / 64.0);
     m->decay_scale = 64.0 / P(p, dcache_decay_cycles);
+    m->k_host_miss = (uint64_t)P(p, host_tlb_miss_cycles);
+    m->k_icache_miss = miss;
+    m->k_dtlb_shadow = (uint64_t)P(p, dtlb_shadow);
+    m->k_shadow_refill = (uint64_t)P(p, shadow_refill_cycles);
+    m->k_guest_lines = (uint64_t)P(p, guest_code_lines);
+    m->k_scan = (uint64_t)P(p, tlb_scan_cycles);
+    m->k_common_pages = (unsigned)P(p, common_host_pages);
+    m->k_path_pages = (unsigned)P(p, path_host_pages);
+    m->k_guest_insns = P(p, guest_insns);
+    for (unsigned n = 0; n <= TLB440_MAX; n++)
+        m->scan_lines[n] = (uint8_t)((n * 16 + m->line_bytes - 1) /
+                                     m->line_bytes);
+    m->k_guest_cpi = P(p, guest_cpi);
     for (unsigned i = 0; i < EXPQ_N; i++)
         m->expq[i] = -log1p(-(double)i / EXPQ_N);
     m->expq[EXPQ_N] = m->expq[EXPQ_N - 1];
@@ -341,7 +368,7 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
     for (unsigned i = 0; i < n; i++)
         misses += tlb440_host_access(m->tlb, base + i * 4096u,
                                      hints ? &hints[i] : NULL);
-    return misses * (uint64_t)P(&m->p, host_tlb_miss_cycles);
+    return misses * m->k_host_miss;
 }
 
 /* Pages touched by QEMU or another host task: a moving window over many
@@ -506,12 +533,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     uint64_t data_lines = m->data_lines;
 
     /* UTLB: the module pages every exit touches, plus the path's own */
-    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON,
-                                (unsigned)P(p, common_host_pages),
+    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
                                 m->hint_common);
     if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
-        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH,
-                                     (unsigned)P(p, path_host_pages),
+        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
                                      m->hint_path);
 
     if (pa & PATH_EMUL) {
@@ -544,8 +569,8 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         else
             g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb),
                                    &scanned);
-        v[CSTAGE_tlbsearch] += scanned * (uint64_t)P(p, tlb_scan_cycles);
-        data_lines += (scanned * 16 + m->line_bytes - 1) / m->line_bytes;
+        v[CSTAGE_tlbsearch] += scanned * m->k_scan;
+        data_lines += m->scan_lines[scanned];
         if ((pa & PATH_MAP) && g >= 0) {
             tlb440_map_info mi;
             tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
@@ -554,7 +579,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         }
     }
     /* handler data the guest evicted since the last exit */
-    double cold = (double)data_lines * m->dcold;
+    double cold = dbl(data_lines) * m->dcold;
     v[CSTAGE_dcache] = cyc(cold * P(p, dcache_miss_cycles));
 
     if (pa & PATH_HEAVY)
@@ -607,7 +632,6 @@ static void skip_arrivals(cost_model *m)
 void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                uint64_t *handler, uint64_t *guest)
 {
-    const params *p = &m->p;
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
     /* only the varying stages are used; zeroing all of v costs a rep stos
@@ -627,24 +651,24 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    uint64_t n = guest_insns == COST_DRAW ? draw_exp_fast(m, P(p, guest_insns))
+    uint64_t n = guest_insns == COST_DRAW ? draw_exp_fast(m, m->k_guest_insns)
                                           : guest_insns;
-    v[CSTAGE_guest] = cyc((double)n * P(p, guest_cpi));
+    v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
     uint64_t lines = (n + 7) / 8;
-    if (lines > (uint64_t)P(p, guest_code_lines))
-        lines = (uint64_t)P(p, guest_code_lines);
+    if (lines > m->k_guest_lines)
+        lines = m->k_guest_lines;
     uint64_t dtlb = (n + 15) / 16;
-    if (dtlb > (uint64_t)P(p, dtlb_shadow))
-        dtlb = (uint64_t)P(p, dtlb_shadow);
-    v[CSTAGE_grefill] = lines * (uint64_t)P(p, icache_miss_cycles) +
-                        (1 + dtlb) * (uint64_t)P(p, shadow_refill_cycles);
+    if (dtlb > m->k_dtlb_shadow)
+        dtlb = m->k_dtlb_shadow;
+    v[CSTAGE_grefill] = lines * m->k_icache_miss +
+                        (1 + dtlb) * m->k_shadow_refill;
     uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
     if (!m->thrash) {
-        double x = (double)g * m->decay_scale;
+        double x = dbl(g) * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
     } else
         m->dcold = 1.0;
