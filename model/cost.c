@@ -30,16 +30,16 @@ enum {
     PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
 };
 
-#define PAGE_COMMON 0xd1000000u /* kvm module text/data (vmalloc) */
-#define PAGE_PATH 0xd1010000u
-#define PAGE_HOSTIRQ 0xd1020000u
-#define PAGE_QEMU 0x10000000u /* QEMU and other host tasks: many pages */
+#define PAGE_COMMON    0xd1000000u /* kvm module text/data (vmalloc) */
+#define PAGE_PATH      0xd1010000u
+#define PAGE_HOSTIRQ   0xd1020000u
+#define PAGE_QEMU      0x10000000u /* QEMU and other host tasks: many pages */
 #define QEMU_PAGE_SPAN 512u
-#define N_HINT 16
-#define ICLASS_CACHE 256
-#define DECAY_STEPS 1024 /* exp(-x) table over [0, 16) in 1/64 steps */
-#define EXPQ_BITS 12      /* exponential quantile table: 4096 buckets */
-#define EXPQ_N (1u << EXPQ_BITS)
+#define N_HINT         16
+#define ICLASS_CACHE   256
+#define DECAY_STEPS    1024 /* exp(-x) table over [0, 16) in 1/64 steps */
+#define EXPQ_BITS      12   /* exponential quantile table: 4096 buckets */
+#define EXPQ_N         (1u << EXPQ_BITS)
 
 struct cost_model {
     params p;
@@ -62,9 +62,9 @@ struct cost_model {
     uint64_t count[EXIT__COUNT];
 
     /* state */
-    uint64_t now;   /* cycles since reset */
-    double dcold;   /* fraction of handler data lines cold at the next exit */
-    bool thrash;    /* this exit ran host work or QEMU: caches lost */
+    uint64_t now; /* cycles since reset */
+    double dcold; /* fraction of handler data lines cold at the next exit */
+    bool thrash;  /* this exit ran host work or QEMU: caches lost */
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
     unsigned qemu_round, assumed;
@@ -101,8 +101,14 @@ static const int stage_guest[] = {
 #undef X
 };
 
-const char *cost_stage_name(cost_stage s) { return stage_names[s]; }
-int cost_stage_guest_side(cost_stage s) { return stage_guest[s]; }
+const char *cost_stage_name(cost_stage s)
+{
+    return stage_names[s];
+}
+int cost_stage_guest_side(cost_stage s)
+{
+    return stage_guest[s];
+}
 
 static unsigned path_of(exit_type t)
 {
@@ -114,19 +120,18 @@ static unsigned path_of(exit_type t)
     if (exit_is_emul(t) || t == EXIT_EMULINST || t == EXIT_DCR)
         p |= PATH_EMUL;
     switch (t) {
-    case EXIT_ITLBVIRT: case EXIT_DTLBVIRT: case EXIT_DTLBPV:
-        p |= PATH_TLBMISS | PATH_MAP;
-        break;
-    case EXIT_ITLBREAL: case EXIT_DTLBREAL:
-        p |= PATH_TLBMISS | PATH_REFLECT;
-        break;
-    case EXIT_MMIO:
-        p |= PATH_TLBMISS | PATH_MMIO;
-        break;
-    case EXIT_SYSCALL: case EXIT_ISI: case EXIT_DSI: case EXIT_USR_PR_INST:
-    case EXIT_FP_UNAVAIL: case EXIT_HCALL:
-        p |= PATH_REFLECT;
-        break;
+    case EXIT_ITLBVIRT:
+    case EXIT_DTLBVIRT:
+    case EXIT_DTLBPV: p |= PATH_TLBMISS | PATH_MAP; break;
+    case EXIT_ITLBREAL:
+    case EXIT_DTLBREAL: p |= PATH_TLBMISS | PATH_REFLECT; break;
+    case EXIT_MMIO: p |= PATH_TLBMISS | PATH_MMIO; break;
+    case EXIT_SYSCALL:
+    case EXIT_ISI:
+    case EXIT_DSI:
+    case EXIT_USR_PR_INST:
+    case EXIT_FP_UNAVAIL:
+    case EXIT_HCALL: p |= PATH_REFLECT; break;
     case EXIT_DEC: p |= PATH_TICK; break;
     case EXIT_EXTINT: p |= PATH_IRQ; break;
     case EXIT_EMUL_WAIT: p |= PATH_WAIT; break;
@@ -143,7 +148,10 @@ static uint64_t cyc(double x)
 {
     return x > 0 ? (uint64_t)(int64_t)(x + 0.5) : 0;
 }
-static double dbl(uint64_t c) { return (double)(int64_t)c; }
+static double dbl(uint64_t c)
+{
+    return (double)(int64_t)c;
+}
 
 /* Everything that does not depend on state, per exit type. */
 static void precompute(cost_model *m)
@@ -163,16 +171,20 @@ static void precompute(cost_model *m)
     for (int c = 0; c < INSN__COUNT; c++) {
         double n = 0;
         switch ((insn_class)c) {
-        case INSN_MFMSR: case INSN_WRTEE: n = P(p, emul_msr_insns); break;
+        case INSN_MFMSR:
+        case INSN_WRTEE: n = P(p, emul_msr_insns); break;
         case INSN_MTMSR: n = P(p, emul_mtmsr_insns); break;
         case INSN_RFI: n = P(p, emul_rfi_insns); break;
         case INSN_TLBWE: n = P(p, emul_tlbwe_insns); break;
         case INSN_TLBSX: n = P(p, emul_tlbsx_insns); break;
-        case INSN_CACHE: case INSN_TLBRE: n = P(p, emul_cache_insns); break;
+        case INSN_CACHE:
+        case INSN_TLBRE: n = P(p, emul_cache_insns); break;
         case INSN_DCR: n = P(p, emul_dcr_insns); break;
         case INSN_LOADSTORE: n = P(p, emul_mmio_insns); break;
-        case INSN_TRAP: case INSN_ILLEGAL: n = P(p, reflect_insns); break;
-        case INSN_MFSPR: case INSN_MTSPR: n = 0; break; /* by SPR group */
+        case INSN_TRAP:
+        case INSN_ILLEGAL: n = P(p, reflect_insns); break;
+        case INSN_MFSPR:
+        case INSN_MTSPR: n = 0; break; /* by SPR group */
         default: break;
         }
         m->emul[c] = dec + cyc(cpi * n);
@@ -188,11 +200,11 @@ static void precompute(cost_model *m)
         memset(f, 0, sizeof m->fixed[t]);
         if (t == EXIT_TIMEINGUEST)
             continue;
-        f[CSTAGE_exit_asm] = cyc(cpi * (P(p, exit_asm_insns) +
-                                        (pa & PATH_LASTINST
-                                             ? P(p, lastinst_insns) : 0)));
-        f[CSTAGE_timing] = (uint64_t)(P(p, timing_divides) *
-                                      P(p, do_div_cycles));
+        f[CSTAGE_exit_asm] =
+            cyc(cpi * (P(p, exit_asm_insns) +
+                       (pa & PATH_LASTINST ? P(p, lastinst_insns) : 0)));
+        f[CSTAGE_timing] =
+            (uint64_t)(P(p, timing_divides) * P(p, do_div_cycles));
         f[CSTAGE_dispatch] = cyc(cpi * P(p, dispatch_insns));
         double lines = P(p, common_code_lines);
         if (pa & (PATH_EMUL | PATH_MMIO))
@@ -222,8 +234,8 @@ static void precompute(cost_model *m)
             f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
-        f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
-                           (uint64_t)P(p, iccci_cycles);
+        f[CSTAGE_resume] =
+            cyc(cpi * P(p, resume_insns)) + (uint64_t)P(p, iccci_cycles);
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          (uint64_t)P(p, stub_code_lines) * miss;
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
@@ -248,8 +260,8 @@ static void precompute(cost_model *m)
     m->k_path_pages = (unsigned)P(p, path_host_pages);
     m->k_guest_insns = P(p, guest_insns);
     for (unsigned n = 0; n <= TLB440_MAX; n++)
-        m->scan_lines[n] = (uint8_t)((n * 16 + m->line_bytes - 1) /
-                                     m->line_bytes);
+        m->scan_lines[n] =
+            (uint8_t)((n * 16 + m->line_bytes - 1) / m->line_bytes);
     m->k_guest_cpi = P(p, guest_cpi);
     for (unsigned i = 0; i < EXPQ_N; i++)
         m->expq[i] = -log1p(-(double)i / EXPQ_N);
@@ -262,10 +274,9 @@ sim_err cost_new(cost_model **mp, const params *p)
     if (!m)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
     m->p = *p;
-    tlb440_config tc = {(unsigned)P(p, gtlb_entries),
-                        (unsigned)P(p, utlb_entries),
-                        (unsigned)P(p, utlb_pinned),
-                        (uint64_t)P(p, guest_ram_mb) << 20};
+    tlb440_config tc = {
+        (unsigned)P(p, gtlb_entries), (unsigned)P(p, utlb_entries),
+        (unsigned)P(p, utlb_pinned), (uint64_t)P(p, guest_ram_mb) << 20};
     sim_err e = tlb440_new(&m->tlb, &tc);
     if (e != SIM_OK) {
         free(m);
@@ -340,10 +351,22 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
 }
 
-tlb440 *cost_tlb(cost_model *m) { return m->tlb; }
-const params *cost_params(const cost_model *m) { return &m->p; }
-uint64_t cost_core_hz(const cost_model *m) { return m->core_hz; }
-void cost_set_internal_host(cost_model *m, int on) { m->internal_host = on; }
+tlb440 *cost_tlb(cost_model *m)
+{
+    return m->tlb;
+}
+const params *cost_params(const cost_model *m)
+{
+    return &m->p;
+}
+uint64_t cost_core_hz(const cost_model *m)
+{
+    return m->core_hz;
+}
+void cost_set_internal_host(cost_model *m, int on)
+{
+    m->internal_host = on;
+}
 
 uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles)
 {
@@ -361,8 +384,7 @@ void cost_state(cost_model *m, const trace_rec *r)
 }
 
 /* Host accesses to n pages from base; returns the misses' cycles. */
-static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
-                           int *hints)
+static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints)
 {
     unsigned misses = 0;
     for (unsigned i = 0; i < n; i++)
@@ -388,8 +410,8 @@ static uint64_t lognormal_usec(cost_model *m, double median, double sigma)
 {
     if (median <= 0)
         return 0;
-    double us = sigma > 0 ? gsl_ran_lognormal(m->rng, log(median), sigma)
-                          : median;
+    double us =
+        sigma > 0 ? gsl_ran_lognormal(m->rng, log(median), sigma) : median;
     return cyc(us * (double)m->core_hz / 1e6);
 }
 
@@ -397,8 +419,8 @@ static uint64_t lognormal_usec(cost_model *m, double median, double sigma)
 static uint64_t hostirq_common(cost_model *m)
 {
     const params *p = &m->p;
-    uint64_t c = (uint64_t)P(p, hostirq_code_lines) *
-                 (uint64_t)P(p, icache_miss_cycles);
+    uint64_t c =
+        (uint64_t)P(p, hostirq_code_lines) * (uint64_t)P(p, icache_miss_cycles);
     unsigned n = (unsigned)P(p, hostirq_host_pages);
     c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq);
     m->thrash = true;
@@ -411,8 +433,7 @@ static uint64_t preemption(cost_model *m, exit_type type)
     if (P(p, preempt_prob) <= 0 ||
         gsl_rng_uniform(m->rng) >= P(p, preempt_prob))
         return 0;
-    double us = gsl_ran_pareto(m->rng, P(p, preempt_alpha),
-                               P(p, preempt_usec));
+    double us = gsl_ran_pareto(m->rng, P(p, preempt_alpha), P(p, preempt_usec));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
@@ -431,9 +452,9 @@ uint64_t cost_host_tick(cost_model *m, exit_type type)
 
 uint64_t cost_host_irq(cost_model *m, exit_type type)
 {
-    uint64_t c = lognormal_usec(m, P(&m->p, host_irq_usec),
-                                P(&m->p, host_irq_sigma)) +
-                 hostirq_common(m);
+    uint64_t c =
+        lognormal_usec(m, P(&m->p, host_irq_usec), P(&m->p, host_irq_sigma)) +
+        hostirq_common(m);
     m->var[type][CSTAGE_hostwork] += c;
     return c;
 }
@@ -442,7 +463,8 @@ static insn_class classify_inst(cost_model *m, uint32_t inst, exit_type t)
 {
     if (inst == 0) { /* no instruction word: the row says what it was */
         switch (t) {
-        case EXIT_EMUL_WAIT: case EXIT_EMUL_MTMSR: return INSN_MTMSR;
+        case EXIT_EMUL_WAIT:
+        case EXIT_EMUL_MTMSR: return INSN_MTMSR;
         case EXIT_EMUL_WRTEE: return INSN_WRTEE;
         case EXIT_EMUL_MTSPR: return INSN_MTSPR;
         case EXIT_EMUL_MFSPR: return INSN_MFSPR;
@@ -509,8 +531,8 @@ uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
     const params *p = &m->p;
     uint64_t v[CSTAGE__COUNT] = {0};
     v[CSTAGE_heavy] = cyc(m->cpi * P(p, ioctl_insns));
-    v[CSTAGE_icache] = (uint64_t)P(p, heavy_code_lines) *
-                       (uint64_t)P(p, icache_miss_cycles);
+    v[CSTAGE_icache] =
+        (uint64_t)P(p, heavy_code_lines) * (uint64_t)P(p, icache_miss_cycles);
     heavy_terms(m, EXIT_SIGNAL, v);
     uint64_t other = 0;
     for (int s = 0; s < CSTAGE__COUNT; s++) {
@@ -533,11 +555,11 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     uint64_t data_lines = m->data_lines;
 
     /* UTLB: the module pages every exit touches, plus the path's own */
-    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
-                                m->hint_common);
+    v[CSTAGE_utlb] =
+        host_pages(m, PAGE_COMMON, m->k_common_pages, m->hint_common);
     if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
-        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
-                                     m->hint_path);
+        v[CSTAGE_utlb] +=
+            host_pages(m, PAGE_PATH, m->k_path_pages, m->hint_path);
 
     if (pa & PATH_EMUL) {
         insn_class c = classify_inst(m, r->inst, t);
@@ -553,8 +575,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
                 v[CSTAGE_tlbsearch] = m->ref_scan;
             else if (c == INSN_TLBSX) {
                 v[CSTAGE_tlbsearch] = m->scan_all;
-                data_lines += (uint64_t)P(p, gtlb_entries) * 16 /
-                              m->line_bytes;
+                data_lines += (uint64_t)P(p, gtlb_entries) * 16 / m->line_bytes;
             }
         }
     }
@@ -567,8 +588,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         if (pa & PATH_MAP)
             g = guest_entry(m, ea, pr, &scanned);
         else
-            g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb),
-                                   &scanned);
+            g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb), &scanned);
         v[CSTAGE_tlbsearch] += scanned * m->k_scan;
         data_lines += m->scan_lines[scanned];
         if ((pa & PATH_MAP) && g >= 0) {
@@ -589,8 +609,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     if (pa & PATH_IRQ)
         *host += cost_host_irq(m, t);
     if (pa & PATH_WAIT && m->guest_tick_period)
-        v[CSTAGE_wait] = m->guest_tick_period -
-                         m->now % m->guest_tick_period;
+        v[CSTAGE_wait] = m->guest_tick_period - m->now % m->guest_tick_period;
 }
 
 /* Host ticks/interrupts arriving while the handler runs are serviced in it
@@ -644,9 +663,9 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
-                 v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] +
-                 v[CSTAGE_shadowmap] + v[CSTAGE_dcache] + v[CSTAGE_heavy] +
-                 v[CSTAGE_qemu] + v[CSTAGE_wait] + v[CSTAGE_icache];
+                 v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] + v[CSTAGE_shadowmap] +
+                 v[CSTAGE_dcache] + v[CSTAGE_heavy] + v[CSTAGE_qemu] +
+                 v[CSTAGE_wait] + v[CSTAGE_icache];
     if (m->internal_host)
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
@@ -660,8 +679,8 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     uint64_t dtlb = (n + 15) / 16;
     if (dtlb > m->k_dtlb_shadow)
         dtlb = m->k_dtlb_shadow;
-    v[CSTAGE_grefill] = lines * m->k_icache_miss +
-                        (1 + dtlb) * m->k_shadow_refill;
+    v[CSTAGE_grefill] =
+        lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
     uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     m->now += g;
 
@@ -677,9 +696,9 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
 
     m->count[t]++;
     static const cost_stage varying[] = {
-        CSTAGE_utlb, CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
-        CSTAGE_dcache, CSTAGE_heavy, CSTAGE_qemu, CSTAGE_wait, CSTAGE_icache,
-        CSTAGE_guest, CSTAGE_grefill};
+        CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
+        CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
+        CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill};
     uint64_t *acc = m->var[t];
     for (size_t k = 0; k < sizeof varying / sizeof varying[0]; k++)
         acc[varying[k]] += v[varying[k]];
@@ -688,7 +707,10 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     *guest = g;
 }
 
-uint64_t cost_last_qemu(const cost_model *m) { return m->last_qemu; }
+uint64_t cost_last_qemu(const cost_model *m)
+{
+    return m->last_qemu;
+}
 
 uint64_t cost_deliver(cost_model *m, exit_type t)
 {
@@ -718,8 +740,8 @@ void cost_write_stages(const cost_model *m, FILE *f)
             continue;
         double n = (double)m->count[t], tot[2] = {0, 0};
         for (int s = 0; s < CSTAGE__COUNT; s++)
-            tot[stage_guest[s]] += (double)cost_stage_sum(m, (exit_type)t,
-                                                          (cost_stage)s);
+            tot[stage_guest[s]] +=
+                (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
                 exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
                 (unsigned long long)m->count[t]);
@@ -737,9 +759,10 @@ void cost_write_stages(const cost_model *m, FILE *f)
         }
     }
     const tlb440_stats *st = tlb440_get_stats(m->tlb);
-    fprintf(f, "# soft TLB: %llu shadow maps (%llu over a host entry), %llu "
-               "host fills (%llu evicted a guest shadow), %llu releases, "
-               "%llu vcpu_put saving %llu entries\n",
+    fprintf(f,
+            "# soft TLB: %llu shadow maps (%llu over a host entry), %llu "
+            "host fills (%llu evicted a guest shadow), %llu releases, "
+            "%llu vcpu_put saving %llu entries\n",
             (unsigned long long)st->maps,
             (unsigned long long)st->map_evicted_host,
             (unsigned long long)st->host_fills,
@@ -754,7 +777,10 @@ static sim_err hook_begin(void *ctx, const trace_header *h)
     return SIM_OK;
 }
 
-static uint32_t cap32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
+static uint32_t cap32(uint64_t x)
+{
+    return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
 
 static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
                          uint32_t *guest)

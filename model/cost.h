@@ -30,26 +30,26 @@
 /* X(name, guest_side, what). guest_side stages lie between the entry and
  * the next exit's timebase reads, so the kernel charges them to
  * TIMEINGUEST; the others are the exit's handler time. */
-#define COST_STAGES(X)                                                        \
-    X(exit_asm, 0, "exit asm after the timebase read (+ last_inst fetch)")    \
-    X(timing, 0, "exit-timing bookkeeping: software 64-bit divides")          \
-    X(dispatch, 0, "C dispatch, irq enable/disable, deliver, signal check")  \
-    X(icache, 0, "I-cache refill of the handler's code (cold after iccci)")   \
-    X(dcache, 0, "D-cache lines evicted by the guest since the last exit")   \
-    X(utlb, 0, "host TLB misses on unpinned host pages")                     \
-    X(emulate, 0, "decode + emulation of the instruction class")             \
-    X(tlbsearch, 0, "guest TLB search / tlbsx / shadow invalidation scans")  \
-    X(shadowmap, 0, "kvmppc_mmu_map: gfn_to_page, release, tlbwe x3")        \
-    X(reflect, 0, "interrupt reflected to the guest")                        \
-    X(heavy, 0, "KVM_RUN return and re-entry, vcpu_put + vcpu_load")         \
-    X(qemu, 0, "QEMU user-space round trip")                                 \
-    X(hostwork, 0, "host interrupts serviced inside the exit")               \
-    X(preempt, 0, "host preemption of the vcpu thread")                      \
-    X(wait, 0, "guest idle until its next tick (EMUL_WAIT)")                 \
-    X(resume, 0, "resume asm: PID, iccci, IVPR, SPRG reload")                \
-    X(stub, 1, "vector + stub + save before the exit timebase read")         \
-    X(tail, 1, "after the entry timebase read: last insns + rfi")            \
-    X(guest, 1, "guest instructions")                                        \
+#define COST_STAGES(X)                                                         \
+    X(exit_asm, 0, "exit asm after the timebase read (+ last_inst fetch)")     \
+    X(timing, 0, "exit-timing bookkeeping: software 64-bit divides")           \
+    X(dispatch, 0, "C dispatch, irq enable/disable, deliver, signal check")    \
+    X(icache, 0, "I-cache refill of the handler's code (cold after iccci)")    \
+    X(dcache, 0, "D-cache lines evicted by the guest since the last exit")     \
+    X(utlb, 0, "host TLB misses on unpinned host pages")                       \
+    X(emulate, 0, "decode + emulation of the instruction class")               \
+    X(tlbsearch, 0, "guest TLB search / tlbsx / shadow invalidation scans")    \
+    X(shadowmap, 0, "kvmppc_mmu_map: gfn_to_page, release, tlbwe x3")          \
+    X(reflect, 0, "interrupt reflected to the guest")                          \
+    X(heavy, 0, "KVM_RUN return and re-entry, vcpu_put + vcpu_load")           \
+    X(qemu, 0, "QEMU user-space round trip")                                   \
+    X(hostwork, 0, "host interrupts serviced inside the exit")                 \
+    X(preempt, 0, "host preemption of the vcpu thread")                        \
+    X(wait, 0, "guest idle until its next tick (EMUL_WAIT)")                   \
+    X(resume, 0, "resume asm: PID, iccci, IVPR, SPRG reload")                  \
+    X(stub, 1, "vector + stub + save before the exit timebase read")           \
+    X(tail, 1, "after the entry timebase read: last insns + rfi")              \
+    X(guest, 1, "guest instructions")                                          \
     X(grefill, 1, "guest I-cache + shadow TLB refill after the entry")
 
 typedef enum cost_stage {

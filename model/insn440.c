@@ -4,10 +4,10 @@
  * catch-all ILLEGAL row is last. */
 #include "insn440.h"
 
-#define XO(xo) (0x7c000000u | ((uint32_t)(xo) << 1)) /* opcode 31, X-form */
-#define XMASK 0xfc0007feu
+#define XO(xo)    (0x7c000000u | ((uint32_t)(xo) << 1)) /* opcode 31, X-form */
+#define XMASK     0xfc0007feu
 #define DFORM(op) ((uint32_t)(op) << 26)
-#define DMASK 0xfc000000u
+#define DMASK     0xfc000000u
 
 static const insn_row rows[] = {
     {XO(83), XMASK, INSN_MFMSR, "mfmsr"},
@@ -90,17 +90,26 @@ const char *insn440_class_name(insn_class c)
 spr_group insn440_spr_group(unsigned spr)
 {
     switch (spr) {
-    case 26: case 27:                   /* SRR0/1 */
-    case 268: case 269:                 /* TBL/TBU (read) */
-    case 272: case 273: case 274: case 275: /* SPRG0-3 */
-    case 284: case 285:                 /* TBWL/TBWU */
-    case 286: case 287:                 /* PIR, PVR */
-        return SPRG_GENERIC;
-    case 22: case 54: case 336: case 340: /* DEC, DECAR, TSR, TCR */
-        return SPRG_TIMER;
-    case 48: case 946: case 947: case 888: /* PID, MMUCR, CCR0, CCR1 */
-        return SPRG_MMU;
-    default:
-        return SPRG_BOOKE;
+    case 26:
+    case 27: /* SRR0/1 */
+    case 268:
+    case 269: /* TBL/TBU (read) */
+    case 272:
+    case 273:
+    case 274:
+    case 275: /* SPRG0-3 */
+    case 284:
+    case 285: /* TBWL/TBWU */
+    case 286:
+    case 287: /* PIR, PVR */ return SPRG_GENERIC;
+    case 22:
+    case 54:
+    case 336:
+    case 340: /* DEC, DECAR, TSR, TCR */ return SPRG_TIMER;
+    case 48:
+    case 946:
+    case 947:
+    case 888: /* PID, MMUCR, CCR0, CCR1 */ return SPRG_MMU;
+    default: return SPRG_BOOKE;
     }
 }

@@ -9,20 +9,20 @@
 #include <stdint.h>
 
 /*      class        what */
-#define INSN_CLASS_LIST(X)                                      \
-    X(MFMSR, "mfmsr")                                           \
-    X(MTMSR, "mtmsr")                                           \
-    X(WRTEE, "wrtee / wrteei")                                  \
-    X(MFSPR, "mfspr")                                           \
-    X(MTSPR, "mtspr")                                           \
-    X(RFI, "rfi / rfci")                                        \
-    X(TLBWE, "tlbwe (one word)")                                \
-    X(TLBSX, "tlbsx")                                           \
-    X(TLBRE, "tlbre (not emulated: FAIL)")                      \
-    X(CACHE, "iccci, dccci, dcbi, tlbsync (no-ops)")            \
-    X(DCR, "mfdcr / mtdcr (and x forms)")                       \
-    X(TRAP, "tw / twi (program interrupt queued)")              \
-    X(LOADSTORE, "load/store (MMIO path)")                      \
+#define INSN_CLASS_LIST(X)                                                     \
+    X(MFMSR, "mfmsr")                                                          \
+    X(MTMSR, "mtmsr")                                                          \
+    X(WRTEE, "wrtee / wrteei")                                                 \
+    X(MFSPR, "mfspr")                                                          \
+    X(MTSPR, "mtspr")                                                          \
+    X(RFI, "rfi / rfci")                                                       \
+    X(TLBWE, "tlbwe (one word)")                                               \
+    X(TLBSX, "tlbsx")                                                          \
+    X(TLBRE, "tlbre (not emulated: FAIL)")                                     \
+    X(CACHE, "iccci, dccci, dcbi, tlbsync (no-ops)")                           \
+    X(DCR, "mfdcr / mtdcr (and x forms)")                                      \
+    X(TRAP, "tw / twi (program interrupt queued)")                             \
+    X(LOADSTORE, "load/store (MMIO path)")                                     \
     X(ILLEGAL, "anything else")
 
 typedef enum insn_class {

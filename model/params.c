@@ -30,10 +30,22 @@ void params_init(params *p)
         p->v[i] = defs[i].def;
 }
 
-const char *param_name(param_id id) { return defs[id].name; }
-const char *param_unit(param_id id) { return defs[id].unit; }
-const char *param_help(param_id id) { return defs[id].help; }
-double param_default(param_id id) { return defs[id].def; }
+const char *param_name(param_id id)
+{
+    return defs[id].name;
+}
+const char *param_unit(param_id id)
+{
+    return defs[id].unit;
+}
+const char *param_help(param_id id)
+{
+    return defs[id].help;
+}
+double param_default(param_id id)
+{
+    return defs[id].def;
+}
 
 int param_from_name(const char *name)
 {
@@ -127,12 +139,15 @@ sim_err params_set(params *p, param_id id, double v, const char *where)
         return sim_fail(SIM_ERR_RANGE, "%s: %s: not a finite number", where,
                         d->name);
     if (d->kind == PK_INT && v != floor(v))
-        return sim_fail(SIM_ERR_RANGE, "%s: %s = %g: must be a whole number "
-                        "of %s", where, d->name, v, d->unit);
+        return sim_fail(SIM_ERR_RANGE,
+                        "%s: %s = %g: must be a whole number "
+                        "of %s",
+                        where, d->name, v, d->unit);
     if (v < d->min || v > d->max)
-        return sim_fail(SIM_ERR_RANGE, "%s: %s = %g %s is out of range "
-                        "[%g, %g]", where, d->name, v, d->unit, d->min,
-                        d->max);
+        return sim_fail(SIM_ERR_RANGE,
+                        "%s: %s = %g %s is out of range "
+                        "[%g, %g]",
+                        where, d->name, v, d->unit, d->min, d->max);
     p->v[id] = v;
     return SIM_OK;
 }
@@ -143,13 +158,16 @@ static sim_err set_named(params *p, const char *name, const char *value,
 {
     int id = param_from_name(name);
     if (id < 0)
-        return sim_fail(SIM_ERR_FORMAT, "%s: unknown parameter '%s' (did you "
-                        "mean '%s'? see `sim params show`)", where, name,
-                        param_nearest_name(name));
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: unknown parameter '%s' (did you "
+                        "mean '%s'? see `sim params show`)",
+                        where, name, param_nearest_name(name));
     double v;
     if (parse_number(value, &v) != 0)
-        return sim_fail(SIM_ERR_FORMAT, "%s: %s = '%s': expected a number "
-                        "(in %s)", where, name, value, defs[id].unit);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: %s = '%s': expected a number "
+                        "(in %s)",
+                        where, name, value, defs[id].unit);
     *idp = id;
     return params_set(p, (param_id)id, v, where);
 }
@@ -158,8 +176,7 @@ sim_err params_set_str(params *p, const char *assign)
 {
     const char *eq = strchr(assign, '=');
     if (!eq || eq == assign)
-        return sim_fail(SIM_ERR_USAGE, "--set %s: expected name=value",
-                        assign);
+        return sim_fail(SIM_ERR_USAGE, "--set %s: expected name=value", assign);
     char name[64];
     size_t n = (size_t)(eq - assign);
     while (n > 0 && assign[n - 1] == ' ')
@@ -178,7 +195,7 @@ sim_err params_set_str(params *p, const char *assign)
 typedef struct ini_ctx {
     params *p;
     const char *path;
-    int failed;     /* first error recorded; later lines ignored */
+    int failed; /* first error recorded; later lines ignored */
     sim_err err;
     char msg[512];
 } ini_ctx;
@@ -187,7 +204,7 @@ typedef struct ini_ctx {
  * ini_parse return the line of the first error, which is then put into the
  * message recorded here. */
 static int params_ini_line(void *user, const char *section, const char *name,
-                       const char *value)
+                           const char *value)
 {
     ini_ctx *c = user;
     if (c->failed)
@@ -195,8 +212,10 @@ static int params_ini_line(void *user, const char *section, const char *name,
     if (section && *section) {
         c->failed = 1;
         c->err = SIM_ERR_FORMAT;
-        snprintf(c->msg, sizeof c->msg, "section [%s]: parameters are not "
-                 "grouped in sections; write `name = value` lines", section);
+        snprintf(c->msg, sizeof c->msg,
+                 "section [%s]: parameters are not "
+                 "grouped in sections; write `name = value` lines",
+                 section);
         return 0;
     }
     int id = -1;
@@ -226,8 +245,10 @@ sim_err params_load_file(params *p, const char *path)
     if (rc > 0) {
         if (c.failed)
             return sim_fail(c.err, "%s:%d: %s", path, rc, c.msg);
-        return sim_fail(SIM_ERR_FORMAT, "%s:%d: expected `name = value` (a "
-                        "line of at most 200 characters)", path, rc);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%d: expected `name = value` (a "
+                        "line of at most 200 characters)",
+                        path, rc);
     }
     snprintf(p->file, sizeof p->file, "%s", path);
     return SIM_OK;
@@ -260,19 +281,23 @@ void params_write_show(FILE *f, const params *p)
 
 void params_write_doc(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "# sim440 parameters\n"
         "\n"
         "Generated by `sim params doc` from the one parameter table in\n"
         "`model/params.h`; a test checks that this file equals the output.\n"
-        "Costs are in core cycles (timebase ticks = core cycles on 440EP/EPx).\n"
+        "Costs are in core cycles (timebase ticks = core cycles on "
+        "440EP/EPx).\n"
         "\n"
         "Every default is a **default, not a fitted value**: it comes from\n"
-        "`reference/kvm440-internals.md` (section given) or is an assumption to\n"
+        "`reference/kvm440-internals.md` (section given) or is an assumption "
+        "to\n"
         "be calibrated. Calibration may use the no-PV hardware table; the PV\n"
         "table is for validation only and is never used to set a parameter.\n"
         "\n"
-        "Override with an INI file (`--params P`, lines `name = value`, `;` or\n"
+        "Override with an INI file (`--params P`, lines `name = value`, `;` "
+        "or\n"
         "`#` comments, no sections, values may end in k/M/G) or with\n"
         "`--set name=value`; `sim params show` prints the resolved values.\n"
         "\n"
@@ -283,8 +308,8 @@ void params_write_doc(FILE *f)
         fmt_value(d, sizeof d, defs[i].def);
         fmt_value(lo, sizeof lo, defs[i].min);
         fmt_value(hi, sizeof hi, defs[i].max);
-        fprintf(f, "| `%s` | %s | %s | %s .. %s%s | %s | %s |\n",
-                defs[i].name, d, defs[i].unit, lo, hi,
+        fprintf(f, "| `%s` | %s | %s | %s .. %s%s | %s | %s |\n", defs[i].name,
+                d, defs[i].unit, lo, hi,
                 defs[i].kind == PK_INT ? ", whole" : "", defs[i].source,
                 defs[i].help);
     }

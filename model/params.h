@@ -12,22 +12,22 @@
 #include "sim_err.h"
 
 /* Kinds: PK_INT values must be whole numbers; PK_REAL any finite number. */
-#define PK_INT 0
+#define PK_INT  0
 #define PK_REAL 1
 
 /* Where a default comes from (kept short: it is printed in the docs). */
-#define SRC_REF7 "ref §7 (PPC440x5 UM)"
-#define SRC_REF8 "ref §8 (booke_interrupts.S, booke.c)"
-#define SRC_REF3 "ref §3 (44x_tlb.c, head_44x.S)"
-#define SRC_REF4 "ref §4 (emulate.c, 44x_emulate.c)"
-#define SRC_REF2 "ref §2 (timing.c)"
+#define SRC_REF7   "ref §7 (PPC440x5 UM)"
+#define SRC_REF8   "ref §8 (booke_interrupts.S, booke.c)"
+#define SRC_REF3   "ref §3 (44x_tlb.c, head_44x.S)"
+#define SRC_REF4   "ref §4 (emulate.c, 44x_emulate.c)"
+#define SRC_REF2   "ref §2 (timing.c)"
 #define SRC_ASSUME "assumption, to calibrate"
 
 /* X(name, kind, unit, default, min, max, source, help) */
 #define PARAM_LIST(X)                                                          \
     /* ---- clock and geometry ---- */                                         \
     X(core_hz, PK_INT, "Hz", 667e6, 1e6, 4e9, SRC_REF7,                        \
-      "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used " \
+      "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used "  \
       "when a trace does not give one")                                        \
     X(icache_bytes, PK_INT, "bytes", 32768, 8192, 32768, SRC_REF7,             \
       "I-cache size (32 KB on 440EP/EPx); handler + guest refills are capped " \
@@ -51,12 +51,13 @@
       "shadow TLB miss that hits the UTLB")                                    \
     X(guest_ram_mb, PK_INT, "MiB", 256, 1, 2048, SRC_ASSUME,                   \
       "guest RAM; a guest-TLB hit whose real address lies above it is MMIO")   \
-    /* ---- common path (reference §8: 170-190 asm instructions) ---- */       \
+    /* ---- common path (reference §8: 170-190 asm instructions) ---- */      \
     X(cpi, PK_REAL, "cycles/insn", 1.2, 0.3, 20, SRC_ASSUME,                   \
       "cycles per handler instruction with warm caches (dual issue, but "      \
       "system instructions serialise in the complex-integer pipe)")            \
     X(stub_insns, PK_INT, "insns", 32, 0, 1000, SRC_REF2,                      \
-      "IVPR stub (~12) + save before the exit timebase read (~20); charged to " \
+      "IVPR stub (~12) + save before the exit timebase read (~20); charged "   \
+      "to "                                                                    \
       "TIMEINGUEST")                                                           \
     X(exit_asm_insns, PK_INT, "insns", 60, 0, 2000, SRC_REF8,                  \
       "exit asm after the timebase read: register save, host r1/r2/PID/IVPR")  \
@@ -79,7 +80,7 @@
       "TIMEINGUEST")                                                           \
     /* ---- caches ---- */                                                     \
     X(icache_miss_cycles, PK_INT, "cycles", 50, 0, 1000, SRC_ASSUME,           \
-      "one I-cache line refill (32 bytes from DDR over the PLB, ~75 ns)")     \
+      "one I-cache line refill (32 bytes from DDR over the PLB, ~75 ns)")      \
     X(dcache_miss_cycles, PK_INT, "cycles", 50, 0, 1000, SRC_ASSUME,           \
       "one D-cache line refill")                                               \
     X(common_code_lines, PK_INT, "lines", 80, 0, 1024, SRC_ASSUME,             \
@@ -118,7 +119,7 @@
       "UTLB fills by the host and QEMU during a heavy exit's round trip")      \
     X(hostirq_host_pages, PK_INT, "pages", 4, 0, 64, SRC_ASSUME,               \
       "UTLB fills by a host interrupt handler")                                \
-    /* ---- emulation (reference §4) ---- */                                   \
+    /* ---- emulation (reference §4) ---- */                                  \
     X(decode_insns, PK_INT, "insns", 30, 0, 1000, SRC_ASSUME,                  \
       "kvmppc_emulate_instruction: get_op/get_xop switch")                     \
     X(emul_msr_insns, PK_INT, "insns", 12, 0, 1000, SRC_REF4,                  \
@@ -151,7 +152,7 @@
       "invalidation)")                                                         \
     X(release_cycles, PK_INT, "cycles", 60, 0, 5000, SRC_REF3,                 \
       "release one shadow entry: tlbwe invalid, put_page, trace")              \
-    /* ---- TLB misses (reference §3) ---- */                                  \
+    /* ---- TLB misses (reference §3) ---- */                                 \
     X(tlbmiss_insns, PK_INT, "insns", 30, 0, 1000, SRC_REF3,                   \
       "miss handler besides the guest TLB scan")                               \
     X(map_insns, PK_INT, "insns", 60, 0, 2000, SRC_REF3,                       \
@@ -163,7 +164,7 @@
     X(reflect_insns, PK_INT, "insns", 40, 0, 2000, SRC_REF8,                   \
       "queue + deliver an interrupt to the guest (SRR0/1, ESR/DEAR, MSR)")     \
     /* ---- heavy exits: vcpu_put/vcpu_load + QEMU ---- */                     \
-    X(ioctl_insns, PK_INT, "insns", 1500, 0, 100000, SRC_ASSUME,              \
+    X(ioctl_insns, PK_INT, "insns", 1500, 0, 100000, SRC_ASSUME,               \
       "return from KVM_RUN to QEMU and the next KVM_RUN ioctl")                \
     X(vcpu_put_cycles, PK_INT, "cycles/entry", 40, 0, 5000, SRC_REF3,          \
       "vcpu_put per valid shadow entry: tlbre and invalidate")                 \
@@ -207,7 +208,7 @@
       "guest cycles per instruction besides the I-cache refill")               \
     X(guest_hz, PK_REAL, "1/s", 250, 1, 10000, SRC_ASSUME,                     \
       "guest kernel tick rate; EMUL_WAIT idles until the next guest tick")     \
-    X(seed, PK_INT, "1", 1, 0, 4294967295.0, SRC_ASSUME,                      \
+    X(seed, PK_INT, "1", 1, 0, 4294967295.0, SRC_ASSUME,                       \
       "seed of the host-interference and QEMU generators (GSL mt19937)")
 
 typedef enum param_id {

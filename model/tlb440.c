@@ -9,9 +9,9 @@
 
 #include "tlbword.h"
 
-#define LOWMEM_BASE 0xc0000000u
+#define LOWMEM_BASE  0xc0000000u
 #define PINNED_BYTES (256u << 20)
-#define HOST_PAGE 4096u
+#define HOST_PAGE    4096u
 
 typedef struct shadow_ref {
     bool held;      /* ref->page != NULL */
@@ -54,7 +54,10 @@ sim_err tlb440_new(tlb440 **t, const tlb440_config *c)
     return SIM_OK;
 }
 
-void tlb440_free(tlb440 *t) { free(t); }
+void tlb440_free(tlb440 *t)
+{
+    free(t);
+}
 
 static void gtlb_index_entry(tlb440 *t, unsigned i)
 {
@@ -75,8 +78,7 @@ void tlb440_reset(tlb440 *t)
     /* kvmppc_core_vcpu_setup: 16 MB of RAM at 0 and the UART */
     t->gtlb[0] = (tlb440_entry){0, tlbw_make_w0(0, TLBSZ_16M, true, 0), 0,
                                 TLBW2_S_PERMS | TLBW2_U_PERMS};
-    t->gtlb[1] = (tlb440_entry){0,
-                                tlbw_make_w0(0xef600000u, TLBSZ_4K, true, 0),
+    t->gtlb[1] = (tlb440_entry){0, tlbw_make_w0(0xef600000u, TLBSZ_4K, true, 0),
                                 tlbw_make_w1(0x1ef600000ull),
                                 TLBW2_I | TLBW2_G | TLBW2_SR | TLBW2_SW};
     for (unsigned i = 0; i < c.gtlb_entries; i++)
@@ -90,8 +92,14 @@ void tlb440_reset(tlb440 *t)
     }
 }
 
-unsigned tlb440_hwater(const tlb440 *t) { return t->hwater; }
-const tlb440_stats *tlb440_get_stats(const tlb440 *t) { return &t->st; }
+unsigned tlb440_hwater(const tlb440 *t)
+{
+    return t->hwater;
+}
+const tlb440_stats *tlb440_get_stats(const tlb440 *t)
+{
+    return &t->st;
+}
 
 const tlb440_entry *tlb440_gtlb(const tlb440 *t, unsigned index)
 {
@@ -131,8 +139,8 @@ unsigned tlb440_gtlb_write(tlb440 *t, unsigned index, const tlb440_entry *e)
     return n;
 }
 
-int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as,
-                       unsigned pid, unsigned *scanned)
+int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
+                       unsigned *scanned)
 {
     /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays */
     uint8_t want = (uint8_t)(1 + (as & 1u)), p8 = (uint8_t)pid;
@@ -173,7 +181,10 @@ unsigned tlb440_set_pid(tlb440 *t, unsigned pid)
     return n;
 }
 
-unsigned tlb440_pid(const tlb440 *t) { return t->pid; }
+unsigned tlb440_pid(const tlb440 *t)
+{
+    return t->pid;
+}
 
 int tlb440_utlb_find(const tlb440 *t, uint32_t ea, unsigned ts, unsigned pid)
 {
@@ -264,21 +275,19 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
             return false;
     } else
         for (unsigned i = 0; i <= t->hwater; i++)
-        if (host_hit(&t->utlb[i], ea)) {
-            if (hint)
-                *hint = (int)i;
-            return false;
-        }
+            if (host_hit(&t->utlb[i], ea)) {
+                if (hint)
+                    *hint = (int)i;
+                return false;
+            }
     unsigned v = next_victim(t);
     t->st.host_fills++;
     if (is_guest_slot(&t->utlb[v]))
         t->st.host_evicted_guest++;
     /* host kernel mappings: TS 0, TID 0 */
-    t->utlb[v] = (tlb440_entry){0,
-                                tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K,
-                                             true, 0),
-                                tlbw_make_w1(ea & ~(HOST_PAGE - 1u)),
-                                TLBW2_S_PERMS | TLBW2_M};
+    t->utlb[v] = (tlb440_entry){
+        0, tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K, true, 0),
+        tlbw_make_w1(ea & ~(HOST_PAGE - 1u)), TLBW2_S_PERMS | TLBW2_M};
     if (hint)
         *hint = (int)v;
     return true;

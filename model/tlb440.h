@@ -68,8 +68,8 @@ unsigned tlb440_gtlb_write(tlb440 *t, unsigned index, const tlb440_entry *e);
 /* tlbsx / kvmppc_44x_tlb_index: first entry translating ea in address space
  * `as` for PID `pid` (TID 0 matches every PID). Returns its index or -1;
  * *scanned (may be NULL) gets the number of entries examined. */
-int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as,
-                       unsigned pid, unsigned *scanned);
+int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
+                       unsigned *scanned);
 /* Whether a guest entry is "host safe" (valid, TS == msr_is, RAM): such a
  * tlbwe maps its first host page at once (the caller calls tlb440_map). */
 bool tlb440_gtlb_host_safe(const tlb440 *t, unsigned index, unsigned msr_is);
@@ -100,9 +100,9 @@ const tlb440_entry *tlb440_utlb(const tlb440 *t, unsigned slot);
 
 /* What one tlb440_map did. */
 typedef struct tlb440_map_info {
-    unsigned victim;    /* slot written */
-    bool released;      /* the victim's old shadow reference was released */
-    bool evicted_host;  /* the victim held a host entry */
+    unsigned victim;   /* slot written */
+    bool released;     /* the victim's old shadow reference was released */
+    bool evicted_host; /* the victim held a host entry */
 } tlb440_map_info;
 
 /* kvmppc_mmu_map: victim = the next round-robin slot; its old shadow

@@ -17,43 +17,52 @@
 #include <stdint.h>
 
 /* word0 */
-#define TLBW0_EPN_MASK 0xfffffc00u
-#define TLBW0_V 0x00000200u
-#define TLBW0_TS 0x00000100u
+#define TLBW0_EPN_MASK   0xfffffc00u
+#define TLBW0_V          0x00000200u
+#define TLBW0_TS         0x00000100u
 #define TLBW0_SIZE_SHIFT 4
-#define TLBW0_SIZE_MASK 0x000000f0u
+#define TLBW0_SIZE_MASK  0x000000f0u
 /* SIZE codes the 440 implements (mmu-44x.h PPC44x_TLB_*). */
-#define TLBSZ_1K 0u
-#define TLBSZ_4K 1u
-#define TLBSZ_16K 2u
-#define TLBSZ_64K 3u
+#define TLBSZ_1K   0u
+#define TLBSZ_4K   1u
+#define TLBSZ_16K  2u
+#define TLBSZ_64K  3u
 #define TLBSZ_256K 4u
-#define TLBSZ_1M 5u
-#define TLBSZ_16M 7u
+#define TLBSZ_1M   5u
+#define TLBSZ_16M  7u
 #define TLBSZ_256M 9u
 /* word1 */
-#define TLBW1_RPN_MASK 0xfffffc00u
+#define TLBW1_RPN_MASK  0xfffffc00u
 #define TLBW1_ERPN_MASK 0x0000000fu
 /* word2 */
-#define TLBW2_U_MASK 0x0000f000u
-#define TLBW2_W 0x00000800u
-#define TLBW2_I 0x00000400u
-#define TLBW2_M 0x00000200u
-#define TLBW2_G 0x00000100u
-#define TLBW2_E 0x00000080u
-#define TLBW2_UX 0x00000020u
-#define TLBW2_UW 0x00000010u
-#define TLBW2_UR 0x00000008u
-#define TLBW2_SX 0x00000004u
-#define TLBW2_SW 0x00000002u
-#define TLBW2_SR 0x00000001u
+#define TLBW2_U_MASK    0x0000f000u
+#define TLBW2_W         0x00000800u
+#define TLBW2_I         0x00000400u
+#define TLBW2_M         0x00000200u
+#define TLBW2_G         0x00000100u
+#define TLBW2_E         0x00000080u
+#define TLBW2_UX        0x00000020u
+#define TLBW2_UW        0x00000010u
+#define TLBW2_UR        0x00000008u
+#define TLBW2_SX        0x00000004u
+#define TLBW2_SW        0x00000002u
+#define TLBW2_SR        0x00000001u
 #define TLBW2_PERM_MASK 0x0000003fu
-#define TLBW2_S_PERMS (TLBW2_SX | TLBW2_SW | TLBW2_SR)
-#define TLBW2_U_PERMS (TLBW2_UX | TLBW2_UW | TLBW2_UR)
+#define TLBW2_S_PERMS   (TLBW2_SX | TLBW2_SW | TLBW2_SR)
+#define TLBW2_U_PERMS   (TLBW2_UX | TLBW2_UW | TLBW2_UR)
 
-static inline uint32_t tlbw_epn(uint32_t w0) { return w0 & TLBW0_EPN_MASK; }
-static inline bool tlbw_v(uint32_t w0) { return (w0 & TLBW0_V) != 0; }
-static inline unsigned tlbw_ts(uint32_t w0) { return (w0 >> 8) & 1u; }
+static inline uint32_t tlbw_epn(uint32_t w0)
+{
+    return w0 & TLBW0_EPN_MASK;
+}
+static inline bool tlbw_v(uint32_t w0)
+{
+    return (w0 & TLBW0_V) != 0;
+}
+static inline unsigned tlbw_ts(uint32_t w0)
+{
+    return (w0 >> 8) & 1u;
+}
 static inline unsigned tlbw_size(uint32_t w0)
 {
     return (w0 & TLBW0_SIZE_MASK) >> TLBW0_SIZE_SHIFT;
@@ -75,22 +84,33 @@ static inline uint64_t tlbw_end(uint32_t w0)
 {
     return (uint64_t)tlbw_epn(w0) + tlbw_bytes(w0) - 1u;
 }
-static inline uint32_t tlbw_rpn(uint32_t w1) { return w1 & TLBW1_RPN_MASK; }
-static inline unsigned tlbw_erpn(uint32_t w1) { return w1 & TLBW1_ERPN_MASK; }
+static inline uint32_t tlbw_rpn(uint32_t w1)
+{
+    return w1 & TLBW1_RPN_MASK;
+}
+static inline unsigned tlbw_erpn(uint32_t w1)
+{
+    return w1 & TLBW1_ERPN_MASK;
+}
 /* 36-bit real address of the page start (get_tlb_raddr). */
 static inline uint64_t tlbw_raddr(uint32_t w1)
 {
     return ((uint64_t)tlbw_erpn(w1) << 32) | tlbw_rpn(w1);
 }
-static inline unsigned tlbw_perms(uint32_t w2) { return w2 & TLBW2_PERM_MASK; }
-static inline unsigned tlbw_tid(uint32_t tid) { return tid & 0xffu; }
+static inline unsigned tlbw_perms(uint32_t w2)
+{
+    return w2 & TLBW2_PERM_MASK;
+}
+static inline unsigned tlbw_tid(uint32_t tid)
+{
+    return tid & 0xffu;
+}
 
 /* word0 from its fields. */
 static inline uint32_t tlbw_make_w0(uint32_t epn, unsigned size, bool v,
                                     unsigned ts)
 {
-    return (epn & TLBW0_EPN_MASK) | (v ? TLBW0_V : 0u) |
-           (ts ? TLBW0_TS : 0u) |
+    return (epn & TLBW0_EPN_MASK) | (v ? TLBW0_V : 0u) | (ts ? TLBW0_TS : 0u) |
            ((size << TLBW0_SIZE_SHIFT) & TLBW0_SIZE_MASK);
 }
 /* word1 from a 36-bit real address. */

@@ -20,13 +20,22 @@
 static void quiet(params *p)
 {
     params_init(p);
-    static const param_id keep[] = {
-        PARAM_core_hz, PARAM_icache_bytes, PARAM_dcache_bytes,
-        PARAM_cache_line_bytes, PARAM_utlb_entries, PARAM_utlb_pinned,
-        PARAM_gtlb_entries, PARAM_itlb_shadow, PARAM_dtlb_shadow,
-        PARAM_guest_ram_mb, PARAM_guest_hz, PARAM_seed,
-        PARAM_dcache_decay_cycles, PARAM_preempt_usec, PARAM_preempt_alpha,
-        PARAM_preempt_max_usec};
+    static const param_id keep[] = {PARAM_core_hz,
+                                    PARAM_icache_bytes,
+                                    PARAM_dcache_bytes,
+                                    PARAM_cache_line_bytes,
+                                    PARAM_utlb_entries,
+                                    PARAM_utlb_pinned,
+                                    PARAM_gtlb_entries,
+                                    PARAM_itlb_shadow,
+                                    PARAM_dtlb_shadow,
+                                    PARAM_guest_ram_mb,
+                                    PARAM_guest_hz,
+                                    PARAM_seed,
+                                    PARAM_dcache_decay_cycles,
+                                    PARAM_preempt_usec,
+                                    PARAM_preempt_alpha,
+                                    PARAM_preempt_max_usec};
     for (int i = 0; i < PARAM__COUNT; i++) {
         bool k = false;
         for (size_t j = 0; j < sizeof keep / sizeof keep[0]; j++)
@@ -112,9 +121,9 @@ static void test_guest_side_stages_go_to_timeinguest(void)
 static void test_larger_footprint_raises_every_exit_by_refill(void)
 {
     static const exit_type mix[] = {
-        EXIT_EMULINST, EXIT_DTLBVIRT, EXIT_ITLBVIRT, EXIT_DTLBREAL, EXIT_MMIO,
-        EXIT_DCR, EXIT_SYSCALL, EXIT_EMUL_TLBWE, EXIT_EXTINT, EXIT_DEC,
-        EXIT_SIGNAL, EXIT_ISI};
+        EXIT_EMULINST, EXIT_DTLBVIRT, EXIT_ITLBVIRT, EXIT_DTLBREAL,
+        EXIT_MMIO,     EXIT_DCR,      EXIT_SYSCALL,  EXIT_EMUL_TLBWE,
+        EXIT_EXTINT,   EXIT_DEC,      EXIT_SIGNAL,   EXIT_ISI};
     params a;
     params_init(&a);
     P(&a, host_tick_hz) = 0; /* no arrivals: windows may differ in length */
@@ -146,8 +155,7 @@ static void test_emulation_priced_by_decoded_class(void)
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MFMSR, 0x7c6000a6u, 0), 0), 15);
     /* mtspr SPRG0 (generic) vs mtspr DEC (re-arms the timer) */
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMULINST, 0x7c7043a6u, 0), 0), 25);
-    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MTSPR, 0x7c7603a6u, 0), 0),
-                    210);
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MTSPR, 0x7c7603a6u, 0), 0), 210);
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_RFI, 0x4c000064u, 0), 0), 50);
     /* no instruction word: the row's class */
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_EMUL_MFMSR, 0, 0), 0), 15);
@@ -180,9 +188,12 @@ static void test_dtlbvirt_maps_and_host_fills_evict_it(void)
     cost_model *m = mk(&p);
     tlb440 *t = cost_tlb(m);
     /* the trace's guest tlbwe: 16 MB kernel entry at index 5 */
-    trace_rec g = {.kind = TREC_GTLB_WRITE, .type = 5, .irq = 0,
+    trace_rec g = {.kind = TREC_GTLB_WRITE,
+                   .type = 5,
+                   .irq = 0,
                    .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
-                   .inst = tlbw_make_w1(0), .addr = TLBW2_S_PERMS};
+                   .inst = tlbw_make_w1(0),
+                   .addr = TLBW2_S_PERMS};
     cost_state(m, &g);
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0042000u), 0), 300);
     CU_ASSERT_EQUAL(tlb440_classify(t, 0xc0042000u, 0, false, NULL, NULL),
@@ -205,8 +216,7 @@ static void test_shadow_release_on_victim_reuse(void)
     cost_model *m = mk(&p);
     uint64_t sum = 0;
     for (uint32_t i = 0; i < 64; i++)
-        sum += handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u),
-                          0);
+        sum += handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u), 0);
     /* 63 round-robin slots: the 64th map releases the first */
     CU_ASSERT_EQUAL(sum, 60);
     cost_free(m);
@@ -237,10 +247,10 @@ static void test_dcache_warmth_decays_with_guest_time(void)
     P(&p, dcache_decay_cycles) = 1000;
     cost_model *m = mk(&p);
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
-    CU_ASSERT_EQUAL(handler_of(m, r, 0), 100);     /* first exit: all cold */
-    CU_ASSERT_EQUAL(handler_of(m, r, 100000), 0);  /* right after: warm */
-    CU_ASSERT_EQUAL(handler_of(m, r, 1000), 100);  /* after 100000 cycles */
-    uint64_t h = handler_of(m, r, 0);              /* after 1000: 1 - 1/e */
+    CU_ASSERT_EQUAL(handler_of(m, r, 0), 100);    /* first exit: all cold */
+    CU_ASSERT_EQUAL(handler_of(m, r, 100000), 0); /* right after: warm */
+    CU_ASSERT_EQUAL(handler_of(m, r, 1000), 100); /* after 100000 cycles */
+    uint64_t h = handler_of(m, r, 0);             /* after 1000: 1 - 1/e */
     CU_ASSERT(h >= 62 && h <= 64);
     cost_free(m);
 }
@@ -295,7 +305,7 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     quiet(&p);
     P(&p, qemu_mmio_usec) = 100000; /* 0.1 s in QEMU */
     P(&p, qemu_sigma) = 0;
-    P(&p, host_tick_hz) = 250;      /* ~25 ticks in that window */
+    P(&p, host_tick_hz) = 250; /* ~25 ticks in that window */
     P(&p, host_tick_cycles) = 1000;
     cost_model *m = mk(&p);
     uint64_t h = handler_of(m, ex(EXIT_MMIO, 0, 0xe0000000u), 0);
@@ -335,9 +345,9 @@ static void test_decode_table_rows_do_not_overlap(void)
     CU_ASSERT_EQUAL(insn440_decode(0x7c6000a6u), INSN_MFMSR);
     CU_ASSERT_EQUAL(insn440_decode(0x7c008146u), INSN_WRTEE);
     CU_ASSERT_EQUAL(insn440_decode(0x7c603286u), INSN_DCR);
-    CU_ASSERT_EQUAL(insn440_decode(0x7c603f25u), INSN_TLBSX); /* tlbsx. */
+    CU_ASSERT_EQUAL(insn440_decode(0x7c603f25u), INSN_TLBSX);   /* tlbsx. */
     CU_ASSERT_EQUAL(insn440_decode(0x38600000u), INSN_ILLEGAL); /* li */
-    CU_ASSERT_EQUAL(insn440_spr(0x7c7603a6u), 22); /* mtspr DEC */
+    CU_ASSERT_EQUAL(insn440_spr(0x7c7603a6u), 22);              /* mtspr DEC */
     CU_ASSERT_EQUAL(insn440_spr_group(22), SPRG_TIMER);
 }
 
@@ -354,18 +364,21 @@ static void write_trace(void)
     snprintf(h.workload, sizeof h.workload, "cost-test");
     trace_writer *w;
     CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, path, &h), SIM_OK);
-    static const exit_type mix[] = {EXIT_EMUL_MFMSR, EXIT_DTLBVIRT,
-                                    EXIT_ITLBVIRT, EXIT_EMUL_TLBWE, EXIT_MMIO,
-                                    EXIT_DTLBREAL, EXIT_SYSCALL, EXIT_EXTINT,
-                                    EXIT_DEC, EXIT_DCR, EXIT_EMUL_WAIT};
+    static const exit_type mix[] = {
+        EXIT_EMUL_MFMSR, EXIT_DTLBVIRT, EXIT_ITLBVIRT, EXIT_EMUL_TLBWE,
+        EXIT_MMIO,       EXIT_DTLBREAL, EXIT_SYSCALL,  EXIT_EXTINT,
+        EXIT_DEC,        EXIT_DCR,      EXIT_EMUL_WAIT};
     for (uint32_t i = 0; i < 5000; i++) {
         trace_rec r = ex(mix[i % 11], 0, 0xc0000000u + (i % 300) * 4096u);
         r.tb = 1000 + i;
         CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
         if (i % 50 == 0) {
-            trace_rec g = {.kind = TREC_GTLB_WRITE, .type = (uint8_t)(i % 64),
+            trace_rec g = {.kind = TREC_GTLB_WRITE,
+                           .type = (uint8_t)(i % 64),
                            .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
-                           .inst = 0, .addr = TLBW2_S_PERMS, .tb = 1000 + i};
+                           .inst = 0,
+                           .addr = TLBW2_S_PERMS,
+                           .tb = 1000 + i};
             CU_ASSERT_FATAL(trace_writer_put(w, &g) == SIM_OK);
         }
     }
@@ -380,8 +393,8 @@ static void replay_model(stats *s, uint64_t seed)
     cost_model *m = mk(&p);
     replay_cost_model hook;
     cost_replay_hook(m, &hook);
-    replay_opts o = {.unit = STATS_TICKS, .ticks = REPLAY_MODEL,
-                     .model = &hook};
+    replay_opts o = {
+        .unit = STATS_TICKS, .ticks = REPLAY_MODEL, .model = &hook};
     replay_result res;
     CU_ASSERT_EQUAL(replay_file(path, &o, s, &res), SIM_OK);
     CU_ASSERT_EQUAL(res.exits, 5000);
@@ -412,18 +425,28 @@ static void test_model_replay_is_deterministic(void)
 
 static CU_TestInfo tests[] = {
     {"common path stages", test_common_path_stages},
-    {"guest-side stages go to TIMEINGUEST", test_guest_side_stages_go_to_timeinguest},
-    {"larger footprint raises every exit by the refill", test_larger_footprint_raises_every_exit_by_refill},
-    {"emulation priced by decoded class", test_emulation_priced_by_decoded_class},
+    {"guest-side stages go to TIMEINGUEST",
+     test_guest_side_stages_go_to_timeinguest},
+    {"larger footprint raises every exit by the refill",
+     test_larger_footprint_raises_every_exit_by_refill},
+    {"emulation priced by decoded class",
+     test_emulation_priced_by_decoded_class},
     {"TLB scans", test_tlb_scans},
-    {"DTLBVIRT maps, host fills evict it, it re-faults", test_dtlbvirt_maps_and_host_fills_evict_it},
-    {"shadow released when its victim slot is reused", test_shadow_release_on_victim_reuse},
-    {"heavy exit pays vcpu_put/load per entry", test_heavy_exit_pays_put_and_load_per_entry},
-    {"D-cache warmth decays with guest time", test_dcache_warmth_decays_with_guest_time},
-    {"QEMU round trip is a seeded distribution", test_qemu_round_trip_is_a_seeded_distribution},
+    {"DTLBVIRT maps, host fills evict it, it re-faults",
+     test_dtlbvirt_maps_and_host_fills_evict_it},
+    {"shadow released when its victim slot is reused",
+     test_shadow_release_on_victim_reuse},
+    {"heavy exit pays vcpu_put/load per entry",
+     test_heavy_exit_pays_put_and_load_per_entry},
+    {"D-cache warmth decays with guest time",
+     test_dcache_warmth_decays_with_guest_time},
+    {"QEMU round trip is a seeded distribution",
+     test_qemu_round_trip_is_a_seeded_distribution},
     {"preemption heavy tail is capped", test_preemption_heavy_tail_is_capped},
-    {"host arrivals inside an exit lengthen it", test_host_arrivals_inside_an_exit_lengthen_it},
-    {"EMUL_WAIT idles until the guest tick", test_emul_wait_idles_until_guest_tick},
+    {"host arrivals inside an exit lengthen it",
+     test_host_arrivals_inside_an_exit_lengthen_it},
+    {"EMUL_WAIT idles until the guest tick",
+     test_emul_wait_idles_until_guest_tick},
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
     {"model replay keeps the invariants", test_model_replay_keeps_invariants},
     {"model replay is deterministic", test_model_replay_is_deterministic},

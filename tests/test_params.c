@@ -121,11 +121,14 @@ static void test_missing_file_is_io_error(void)
 
 static CU_TestInfo tests[] = {
     {"defaults come from the table", test_defaults_come_from_the_table},
-    {"every default is within its range", test_every_default_is_within_its_range},
+    {"every default is within its range",
+     test_every_default_is_within_its_range},
     {"file values and origin", test_file_values_and_origin},
-    {"unknown key names line and nearest", test_unknown_key_names_line_and_nearest},
+    {"unknown key names line and nearest",
+     test_unknown_key_names_line_and_nearest},
     {"out of range names line", test_out_of_range_names_line},
-    {"fraction of a whole parameter refused", test_fraction_of_a_whole_parameter_is_refused},
+    {"fraction of a whole parameter refused",
+     test_fraction_of_a_whole_parameter_is_refused},
     {"garbage values refused", test_garbage_values_are_refused},
     {"--set overrides the file", test_set_overrides_file},
     {"missing file is an I/O error", test_missing_file_is_io_error},

@@ -28,7 +28,8 @@ static void write_trace(const char *name, unsigned n, bool timed)
                                     EXIT_SYSCALL, EXIT_EMUL_RFI};
     for (unsigned i = 0; i < n; i++) {
         exit_type t = timed && i % 10 == 5 ? EXIT_EXTINT : mix[i % 4];
-        trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t,
+        trace_rec r = {.kind = TREC_EXIT,
+                       .type = (uint8_t)t,
                        .irq = (uint8_t)exit_default_irq(t),
                        .pc = 0xc0001000u,
                        .addr = 0xc0000000u + (i % 200) * 4096u,
@@ -106,7 +107,7 @@ static void test_dec_during_long_exit_is_delivered_at_entry(void)
     P(&p, signal_hz) = 0;
     P(&p, qemu_mmio_usec) = 50000; /* 50 ms in QEMU */
     P(&p, qemu_sigma) = 0;
-    P(&p, guest_hz) = 1000;        /* guest DEC every 1 ms */
+    P(&p, guest_hz) = 1000; /* guest DEC every 1 ms */
     snprintf(path, sizeof path, "%s/platform_mmio.bin", test_tmp_dir());
     trace_header h;
     memset(&h, 0, sizeof h);
@@ -117,7 +118,9 @@ static void test_dec_during_long_exit_is_delivered_at_entry(void)
     for (unsigned i = 0; i < 4; i++) {
         trace_rec r = {.kind = TREC_EXIT,
                        .type = (uint8_t)(i == 1 ? EXIT_MMIO : EXIT_SYSCALL),
-                       .irq = 8, .addr = 0xe0000000u, .tb = 1000u + i};
+                       .irq = 8,
+                       .addr = 0xe0000000u,
+                       .tb = 1000u + i};
         CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
     }
     CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
@@ -147,8 +150,7 @@ static void test_host_interrupts_inside_exits_are_serviced_there(void)
     /* the guest runs a small share of the time: most ticks land in exits */
     CU_ASSERT(c.host_in_exit > c.dec);
     CU_ASSERT(c.host_in_exit > 0);
-    CU_ASSERT_EQUAL(s.rows[EXIT_DEC].count + (s.last_type == EXIT_DEC),
-                    c.dec);
+    CU_ASSERT_EQUAL(s.rows[EXIT_DEC].count + (s.last_type == EXIT_DEC), c.dec);
 }
 
 static void test_invariants_and_determinism(void)
@@ -167,10 +169,13 @@ static void test_invariants_and_determinism(void)
 }
 
 static CU_TestInfo tests[] = {
-    {"EXTINT count scales with simulated duration", test_extint_count_scales_with_duration},
+    {"EXTINT count scales with simulated duration",
+     test_extint_count_scales_with_duration},
     {"the trace's timed exits are dropped", test_trace_timed_exits_are_dropped},
-    {"DEC during a long exit is delivered at entry", test_dec_during_long_exit_is_delivered_at_entry},
-    {"host interrupts inside exits serviced there", test_host_interrupts_inside_exits_are_serviced_there},
+    {"DEC during a long exit is delivered at entry",
+     test_dec_during_long_exit_is_delivered_at_entry},
+    {"host interrupts inside exits serviced there",
+     test_host_interrupts_inside_exits_are_serviced_there},
     {"invariants and determinism", test_invariants_and_determinism},
     CU_TEST_INFO_NULL,
 };

@@ -45,12 +45,12 @@ static void test_word_layout(void)
 
 static void test_each_page_size(void)
 {
-    static const unsigned sizes[] = {TLBSZ_1K, TLBSZ_4K, TLBSZ_16K, TLBSZ_64K,
-                                     TLBSZ_256K, TLBSZ_1M, TLBSZ_16M,
-                                     TLBSZ_256M};
-    static const uint64_t bytes[] = {1u << 10, 4u << 10, 16u << 10, 64u << 10,
-                                     256u << 10, 1u << 20, 16u << 20,
-                                     256u << 20};
+    static const unsigned sizes[] = {TLBSZ_1K,  TLBSZ_4K,   TLBSZ_16K,
+                                     TLBSZ_64K, TLBSZ_256K, TLBSZ_1M,
+                                     TLBSZ_16M, TLBSZ_256M};
+    static const uint64_t bytes[] = {1u << 10,  4u << 10,   16u << 10,
+                                     64u << 10, 256u << 10, 1u << 20,
+                                     16u << 20, 256u << 20};
     for (unsigned i = 0; i < 8; i++) {
         tlb440 *t = mk();
         uint32_t ea = 0x10000000u;
@@ -58,10 +58,10 @@ static void test_each_page_size(void)
         CU_ASSERT_EQUAL(tlbw_bytes(e.w0), bytes[i]);
         tlb440_gtlb_write(t, 5, &e);
         CU_ASSERT_EQUAL(tlb440_gtlb_search(t, ea, 0, 0, NULL), 5);
-        CU_ASSERT_EQUAL(tlb440_gtlb_search(t, ea + (uint32_t)bytes[i] - 1, 0,
-                                           0, NULL), 5);
-        CU_ASSERT_EQUAL(tlb440_gtlb_search(t, ea + (uint32_t)bytes[i], 0, 0,
-                                           NULL), -1);
+        CU_ASSERT_EQUAL(
+            tlb440_gtlb_search(t, ea + (uint32_t)bytes[i] - 1, 0, 0, NULL), 5);
+        CU_ASSERT_EQUAL(
+            tlb440_gtlb_search(t, ea + (uint32_t)bytes[i], 0, 0, NULL), -1);
         CU_ASSERT_EQUAL(tlb440_gtlb_search(t, ea - 1, 0, 0, NULL), -1);
         tlb440_free(t);
     }
@@ -308,13 +308,20 @@ static CU_TestInfo tests[] = {
     {"TID 0 is a wildcard", test_tid0_is_a_wildcard},
     {"TS mismatch misses", test_ts_mismatch_misses},
     {"shadow TID = !(guest TID)", test_shadow_tid_rule},
-    {"PID change releases TID-0 shadows only", test_pid_change_releases_tid0_only},
-    {"TLB full wraps round robin above hwater", test_tlb_full_wraps_round_robin},
-    {"large page mapped 4 KB at a time", test_large_page_is_mapped_4k_at_a_time},
-    {"guest supervisor gets U permissions", test_guest_supervisor_gets_user_permissions},
-    {"N host fills evict a guest entry, it re-faults", test_host_fills_evict_guest_entry_which_refaults},
-    {"host access hits pinned and present", test_host_access_hits_pinned_and_present},
-    {"guest tlbwe of valid entry invalidates", test_guest_tlbwe_of_valid_entry_invalidates_shadows},
+    {"PID change releases TID-0 shadows only",
+     test_pid_change_releases_tid0_only},
+    {"TLB full wraps round robin above hwater",
+     test_tlb_full_wraps_round_robin},
+    {"large page mapped 4 KB at a time",
+     test_large_page_is_mapped_4k_at_a_time},
+    {"guest supervisor gets U permissions",
+     test_guest_supervisor_gets_user_permissions},
+    {"N host fills evict a guest entry, it re-faults",
+     test_host_fills_evict_guest_entry_which_refaults},
+    {"host access hits pinned and present",
+     test_host_access_hits_pinned_and_present},
+    {"guest tlbwe of valid entry invalidates",
+     test_guest_tlbwe_of_valid_entry_invalidates_shadows},
     {"guest hit outside RAM is MMIO", test_guest_hit_outside_ram_is_mmio},
     {"vcpu_put/vcpu_load round trip", test_vcpu_put_load_round_trip},
     {"bad geometry refused", test_bad_geometry_is_refused},

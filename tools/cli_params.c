@@ -12,20 +12,24 @@
 
 static void help(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: sim params show [--params P] [--set name=value]...\n"
         "       sim params doc\n"
         "\n"
         "show  prints every parameter of the cycle model with its resolved\n"
         "      value, unit and source (default, file, --set)\n"
-        "doc   prints docs/parameters.md (name, default, unit, range, where the\n"
+        "doc   prints docs/parameters.md (name, default, unit, range, where "
+        "the\n"
         "      default comes from, meaning), generated from the same table\n"
         "\n"
         "options:\n"
         "  --params P        INI file of `name = value` lines (no sections)\n"
-        "  --set name=value  override one parameter (repeatable; after --params)\n"
+        "  --set name=value  override one parameter (repeatable; after "
+        "--params)\n"
         "\n"
-        "exit codes: 0 ok, 2 bad usage, unknown parameter or value out of range\n"
+        "exit codes: 0 ok, 2 bad usage, unknown parameter or value out of "
+        "range\n"
         "(the message names file:line and the nearest valid name).\n");
 }
 

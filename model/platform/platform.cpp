@@ -21,7 +21,8 @@ extern "C" {
 
 using namespace sc_core;
 
-namespace {
+namespace
+{
 
 // Everything the modules share: the C model, the accounting, the counters
 // and the pending host events the guest thread consumes.
@@ -35,7 +36,7 @@ struct shared {
     uint64_t total = 0, core_hz = 1, tb0 = 0;
     sim_err err = SIM_OK;
     platform_counts pc{};
-    sc_event wake;           // a host event arrived
+    sc_event wake; // a host event arrived
     sc_event qemu_req, qemu_done;
     uint64_t qemu_cycles = 0;
     unsigned pend_tick = 0, pend_irq = 0, pend_sig = 0;
@@ -62,7 +63,10 @@ uint64_t tb_at(const shared &sh, uint64_t cycles)
     return sh.tb0 + cost_to_ticks(sh.m, cycles);
 }
 
-uint64_t tb_now(const shared &sh) { return tb_at(sh, cycles_now(sh)); }
+uint64_t tb_now(const shared &sh)
+{
+    return tb_at(sh, cycles_now(sh));
+}
 
 gsl_rng *rng_for(const params &p, unsigned long stream)
 {
@@ -74,12 +78,13 @@ gsl_rng *rng_for(const params &p, unsigned long stream)
 // Host tick (CONFIG_HZ): a DEC exit when it lands in guest time, serviced
 // inside the exit otherwise; the scheduler's preemption draw is the cost
 // model's (cost_host_tick).
-SC_MODULE(host_scheduler) {
+SC_MODULE(host_scheduler)
+{
     shared &sh;
     double period_cycles;
     gsl_rng *rng;
     SC_HAS_PROCESS(host_scheduler);
-    host_scheduler(sc_module_name n, shared &s, const params &p)
+    host_scheduler(sc_module_name n, shared & s, const params &p)
         : sc_module(n), sh(s), rng(rng_for(p, 1))
     {
         double hz = P(&p, host_tick_hz);
@@ -87,7 +92,10 @@ SC_MODULE(host_scheduler) {
         if (period_cycles > 0)
             SC_THREAD(run);
     }
-    ~host_scheduler() { gsl_rng_free(rng); }
+    ~host_scheduler()
+    {
+        gsl_rng_free(rng);
+    }
     void run()
     {
         wait(at_cycles(sh, (uint64_t)(gsl_rng_uniform(rng) * period_cycles)));
@@ -100,12 +108,13 @@ SC_MODULE(host_scheduler) {
 };
 
 // Host device interrupts, Poisson at host_irq_hz.
-SC_MODULE(host_irq_source) {
+SC_MODULE(host_irq_source)
+{
     shared &sh;
     double mean_cycles;
     gsl_rng *rng;
     SC_HAS_PROCESS(host_irq_source);
-    host_irq_source(sc_module_name n, shared &s, const params &p)
+    host_irq_source(sc_module_name n, shared & s, const params &p)
         : sc_module(n), sh(s), rng(rng_for(p, 2))
     {
         double hz = P(&p, host_irq_hz);
@@ -113,12 +122,15 @@ SC_MODULE(host_irq_source) {
         if (mean_cycles > 0)
             SC_THREAD(run);
     }
-    ~host_irq_source() { gsl_rng_free(rng); }
+    ~host_irq_source()
+    {
+        gsl_rng_free(rng);
+    }
     void run()
     {
         for (;;) {
-            wait(at_cycles(sh, 1 + (uint64_t)gsl_ran_exponential(
-                                       rng, mean_cycles)));
+            wait(at_cycles(
+                sh, 1 + (uint64_t)gsl_ran_exponential(rng, mean_cycles)));
             sh.pend_irq++;
             sh.wake.notify();
         }
@@ -127,11 +139,12 @@ SC_MODULE(host_irq_source) {
 
 // The guest decrementer (an hrtimer in the host): when it expires the
 // interrupt is queued and delivered at the next guest entry.
-SC_MODULE(guest_timer) {
+SC_MODULE(guest_timer)
+{
     shared &sh;
     uint64_t period;
     SC_HAS_PROCESS(guest_timer);
-    guest_timer(sc_module_name n, shared &s, const params &p)
+    guest_timer(sc_module_name n, shared & s, const params &p)
         : sc_module(n), sh(s)
     {
         period = (uint64_t)((double)s.core_hz / P(&p, guest_hz));
@@ -150,12 +163,13 @@ SC_MODULE(guest_timer) {
 
 // QEMU user space: serves the round trip of heavy exits, and its I/O
 // thread signals the vcpu thread at signal_hz.
-SC_MODULE(qemu_user) {
+SC_MODULE(qemu_user)
+{
     shared &sh;
     double sig_mean;
     gsl_rng *rng;
     SC_HAS_PROCESS(qemu_user);
-    qemu_user(sc_module_name n, shared &s, const params &p)
+    qemu_user(sc_module_name n, shared & s, const params &p)
         : sc_module(n), sh(s), rng(rng_for(p, 3))
     {
         SC_THREAD(serve);
@@ -164,7 +178,10 @@ SC_MODULE(qemu_user) {
         if (sig_mean > 0)
             SC_THREAD(signals);
     }
-    ~qemu_user() { gsl_rng_free(rng); }
+    ~qemu_user()
+    {
+        gsl_rng_free(rng);
+    }
     void serve()
     {
         for (;;) {
@@ -176,8 +193,8 @@ SC_MODULE(qemu_user) {
     void signals()
     {
         for (;;) {
-            wait(at_cycles(sh, 1 + (uint64_t)gsl_ran_exponential(rng,
-                                                                  sig_mean)));
+            wait(at_cycles(sh,
+                           1 + (uint64_t)gsl_ran_exponential(rng, sig_mean)));
             sh.pend_sig++;
             sh.wake.notify();
         }
@@ -187,12 +204,13 @@ SC_MODULE(qemu_user) {
 // The guest, driven by a trace: its workload exits in order, its guest time
 // and handler time from the cost model, time-driven exits from the host
 // modules.
-SC_MODULE(trace_guest) {
+SC_MODULE(trace_guest)
+{
     shared &sh;
     uint32_t last_pc = 0;
     uint8_t last_flags = 0;
     SC_HAS_PROCESS(trace_guest);
-    trace_guest(sc_module_name n, shared &s) : sc_module(n), sh(s)
+    trace_guest(sc_module_name n, shared & s) : sc_module(n), sh(s)
     {
         SC_THREAD(run);
     }
@@ -461,11 +479,20 @@ struct fresh_context {
 
 // libsystemc's main() wants an sc_main; sim has its own main, so this one
 // is never called.
-int sc_main(int, char **) { return 0; }
+int sc_main(int, char **)
+{
+    return 0;
+}
 
-extern "C" int platform_available(void) { return 1; }
+extern "C" int platform_available(void)
+{
+    return 1;
+}
 
-extern "C" void platform_last_counts(platform_counts *c) { *c = last_counts; }
+extern "C" void platform_last_counts(platform_counts *c)
+{
+    *c = last_counts;
+}
 
 extern "C" sim_err platform_replay(const char *path, cost_model *m,
                                    const replay_opts *o, stats *s,

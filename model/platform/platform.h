@@ -30,15 +30,15 @@ SIM_MUST_CHECK sim_err platform_replay(const char *path, cost_model *m,
 
 /* Counters of the last platform_replay, for tests and reports. */
 typedef struct platform_counts {
-    uint64_t trace_exits;   /* exits in the trace */
-    uint64_t dropped_timed; /* the trace's DEC/EXTINT/SIGNAL, dropped */
+    uint64_t trace_exits;         /* exits in the trace */
+    uint64_t dropped_timed;       /* the trace's DEC/EXTINT/SIGNAL, dropped */
     uint64_t dec, extint, signal; /* time-driven exits the platform made */
-    uint64_t dec_deferred;  /* guest DECs that expired during an exit and
-                               were delivered at its entry (expiries while
-                               one is pending coalesce, as the kernel's
-                               pending bit does) */
-    uint64_t host_in_exit;  /* host interrupts serviced inside an exit */
-    uint64_t sim_ps;        /* simulated time at the end, picoseconds */
+    uint64_t dec_deferred;        /* guest DECs that expired during an exit and
+                                     were delivered at its entry (expiries while
+                                     one is pending coalesce, as the kernel's
+                                     pending bit does) */
+    uint64_t host_in_exit;        /* host interrupts serviced inside an exit */
+    uint64_t sim_ps;              /* simulated time at the end, picoseconds */
 } platform_counts;
 void platform_last_counts(platform_counts *c);
 

@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-int platform_available(void) { return 0; }
+int platform_available(void)
+{
+    return 0;
+}
 
 sim_err platform_replay(const char *path, cost_model *m, const replay_opts *o,
                         stats *s, replay_result *res)
@@ -13,8 +16,13 @@ sim_err platform_replay(const char *path, cost_model *m, const replay_opts *o,
     (void)o;
     (void)s;
     memset(res, 0, sizeof *res);
-    return sim_fail(SIM_ERR_UNSUPP, "%s: this build has no SystemC platform "
-                    "(install libsystemc-dev and reconfigure)", path);
+    return sim_fail(SIM_ERR_UNSUPP,
+                    "%s: this build has no SystemC platform "
+                    "(install libsystemc-dev and reconfigure)",
+                    path);
 }
 
-void platform_last_counts(platform_counts *c) { memset(c, 0, sizeof *c); }
+void platform_last_counts(platform_counts *c)
+{
+    memset(c, 0, sizeof *c);
+}
