@@ -67,6 +67,9 @@ struct cost_model {
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
+    /* slot version when each hinted page was last seen there */
+    uint32_t seen_common[N_HINT], seen_path[N_HINT], seen_irq[64];
+    const uint32_t *slot_ver;
     unsigned qemu_round, assumed;
     int internal_host;
     uint64_t tick_period, next_tick, next_irq;
@@ -289,6 +292,7 @@ sim_err cost_new(cost_model **mp, const params *p)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
     }
     m->internal_host = 1;
+    m->slot_ver = tlb440_slot_versions(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
     *mp = m;
@@ -383,13 +387,20 @@ void cost_state(cost_model *m, const trace_rec *r)
     }
 }
 
-/* Host accesses to n pages from base; returns the misses' cycles. */
-static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints)
+/* Host accesses to n pages from base, each with its slot memo; returns
+ * the misses' cycles. A page still in the slot where it was last seen (slot
+ * version unchanged) hits without asking the soft TLB. */
+static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
+                           uint32_t *seen)
 {
     unsigned misses = 0;
-    for (unsigned i = 0; i < n; i++)
-        misses += tlb440_host_access(m->tlb, base + i * 4096u,
-                                     hints ? &hints[i] : NULL);
+    const uint32_t *ver = m->slot_ver;
+    for (unsigned i = 0; i < n; i++) {
+        if (hints[i] >= 0 && ver[hints[i]] == seen[i])
+            continue;
+        misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
+        seen[i] = ver[hints[i]];
+    }
     return misses * m->k_host_miss;
 }
 
@@ -422,7 +433,7 @@ static uint64_t hostirq_common(cost_model *m)
     uint64_t c =
         (uint64_t)P(p, hostirq_code_lines) * (uint64_t)P(p, icache_miss_cycles);
     unsigned n = (unsigned)P(p, hostirq_host_pages);
-    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq);
+    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
     m->thrash = true;
     return c;
 }
@@ -555,11 +566,11 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     uint64_t data_lines = m->data_lines;
 
     /* UTLB: the module pages every exit touches, plus the path's own */
-    v[CSTAGE_utlb] =
-        host_pages(m, PAGE_COMMON, m->k_common_pages, m->hint_common);
+    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
+                                m->hint_common, m->seen_common);
     if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
-        v[CSTAGE_utlb] +=
-            host_pages(m, PAGE_PATH, m->k_path_pages, m->hint_path);
+        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
+                                     m->hint_path, m->seen_path);
 
     if (pa & PATH_EMUL) {
         insn_class c = classify_inst(m, r->inst, t);

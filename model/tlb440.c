@@ -30,6 +30,17 @@ struct tlb440 {
      * or 2 (TS 1) */
     uint32_t g_lo[TLB440_MAX], g_hi[TLB440_MAX];
     uint8_t g_tid[TLB440_MAX], g_vts[TLB440_MAX];
+    /* the last search: its result holds for every EA in [lo, hi] with the
+     * same AS and PID until the guest TLB changes (the search is const to
+     * callers; the memo is invisible state) */
+    struct {
+        bool valid;
+        uint8_t as, pid;
+        uint32_t lo, hi;
+        int index;
+        unsigned scanned;
+    } memo;
+    uint32_t version[TLB440_MAX]; /* bumped by every write of a UTLB slot */
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -72,8 +83,12 @@ static void gtlb_index_entry(tlb440 *t, unsigned i)
 void tlb440_reset(tlb440 *t)
 {
     tlb440_config c = t->c;
+    uint32_t ver[TLB440_MAX];
+    memcpy(ver, t->version, sizeof ver);
     memset(t, 0, sizeof *t);
     t->c = c;
+    for (unsigned i = 0; i < TLB440_MAX; i++) /* every slot changed */
+        t->version[i] = ver[i] + 1;
     t->hwater = c.utlb_entries - 1 - c.utlb_pinned;
     /* kvmppc_core_vcpu_setup: 16 MB of RAM at 0 and the UART */
     t->gtlb[0] = (tlb440_entry){0, tlbw_make_w0(0, TLBSZ_16M, true, 0), 0,
@@ -96,6 +111,11 @@ unsigned tlb440_hwater(const tlb440 *t)
 {
     return t->hwater;
 }
+const uint32_t *tlb440_slot_versions(const tlb440 *t)
+{
+    return t->version;
+}
+
 const tlb440_stats *tlb440_get_stats(const tlb440 *t)
 {
     return &t->st;
@@ -121,6 +141,7 @@ static bool release(tlb440 *t, unsigned slot)
     if (!t->ref[slot].held)
         return false;
     t->utlb[slot].w0 &= ~TLBW0_V;
+    t->version[slot]++;
     t->ref[slot].held = false;
     t->st.releases++;
     return true;
@@ -136,25 +157,55 @@ unsigned tlb440_gtlb_write(tlb440 *t, unsigned index, const tlb440_entry *e)
                 n += release(t, i);
     t->gtlb[index] = *e;
     gtlb_index_entry(t, index);
+    t->memo.valid = false;
     return n;
 }
 
 int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
                        unsigned *scanned)
 {
-    /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays */
     uint8_t want = (uint8_t)(1 + (as & 1u)), p8 = (uint8_t)pid;
-    for (unsigned i = 0; i < t->c.gtlb_entries; i++) {
-        if (ea >= t->g_lo[i] && ea <= t->g_hi[i] && t->g_vts[i] == want &&
-            (t->g_tid[i] == 0 || t->g_tid[i] == p8)) {
-            if (scanned)
-                *scanned = i + 1;
-            return (int)i;
+    tlb440 *mt = (tlb440 *)t; /* the memo only */
+    if (t->memo.valid && t->memo.as == want && t->memo.pid == p8 &&
+        ea >= t->memo.lo && ea <= t->memo.hi) {
+        if (scanned)
+            *scanned = t->memo.scanned;
+        return t->memo.index;
+    }
+    /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays, while
+     * narrowing [lo, hi] to the EAs for which the answer is the same */
+    uint32_t lo = 0, hi = UINT32_MAX;
+    int found = -1;
+    unsigned n = t->c.gtlb_entries, i;
+    for (i = 0; i < n; i++) {
+        if (t->g_vts[i] != want || (t->g_tid[i] != 0 && t->g_tid[i] != p8))
+            continue; /* matches no EA for this AS and PID */
+        if (ea < t->g_lo[i]) {
+            if (t->g_lo[i] - 1 < hi)
+                hi = t->g_lo[i] - 1;
+        } else if (ea > t->g_hi[i]) {
+            if (t->g_hi[i] + 1 > lo)
+                lo = t->g_hi[i] + 1;
+        } else {
+            if (t->g_lo[i] > lo)
+                lo = t->g_lo[i];
+            if (t->g_hi[i] < hi)
+                hi = t->g_hi[i];
+            found = (int)i;
+            break;
         }
     }
+    unsigned sc = found >= 0 ? i + 1 : n;
+    mt->memo.valid = true;
+    mt->memo.as = want;
+    mt->memo.pid = p8;
+    mt->memo.lo = lo;
+    mt->memo.hi = hi;
+    mt->memo.index = found;
+    mt->memo.scanned = sc;
     if (scanned)
-        *scanned = t->c.gtlb_entries;
-    return -1;
+        *scanned = sc;
+    return found;
 }
 
 static bool is_ram(const tlb440 *t, const tlb440_entry *g, uint32_t ea)
@@ -247,6 +298,7 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
         w2 = (w2 & ~TLBW2_U_PERMS) | ((w2 & TLBW2_S_PERMS) << 3);
     w2 |= TLBW2_S_PERMS | TLBW2_M;
     uint8_t tid = !(tlbw_tid(g->tid));
+    t->version[v]++;
     t->utlb[v] = (tlb440_entry){tid, tlbw_make_w0(epn, size, true, 1),
                                 tlbw_make_w1(ra), w2};
     t->ref[v] = (shadow_ref){true, (uint8_t)gindex, tid};
@@ -285,6 +337,7 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
     if (is_guest_slot(&t->utlb[v]))
         t->st.host_evicted_guest++;
     /* host kernel mappings: TS 0, TID 0 */
+    t->version[v]++;
     t->utlb[v] = (tlb440_entry){
         0, tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K, true, 0),
         tlbw_make_w1(ea & ~(HOST_PAGE - 1u)), TLBW2_S_PERMS | TLBW2_M};
@@ -309,6 +362,7 @@ unsigned tlb440_vcpu_put(tlb440 *t)
         if (t->saved_valid[i]) {
             t->saved[i] = t->utlb[i];
             t->utlb[i].w0 &= ~TLBW0_V;
+            t->version[i]++;
             n++;
         }
     }
@@ -323,6 +377,7 @@ unsigned tlb440_vcpu_load(tlb440 *t)
     for (unsigned i = 0; i <= t->hwater; i++)
         if (t->saved_valid[i]) {
             t->utlb[i] = t->saved[i];
+            t->version[i]++;
             t->saved_valid[i] = false;
             n++;
         }

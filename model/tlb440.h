@@ -124,6 +124,11 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
  * hint's slot or not in the UTLB); without a memo the UTLB is scanned. */
 bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint);
 
+/* Per UTLB slot, a counter bumped whenever the slot is written or
+ * invalidated: a caller that saw its page in slot s at version v knows it
+ * is still there while version[s] == v (an O(1) check without a call). */
+const uint32_t *tlb440_slot_versions(const tlb440 *t);
+
 /* Number of valid TS=1 (guest shadow) entries in the UTLB. */
 unsigned tlb440_guest_entries(const tlb440 *t);
 

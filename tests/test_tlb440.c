@@ -293,6 +293,67 @@ static void test_vcpu_put_load_round_trip(void)
     tlb440_free(t);
 }
 
+/* The search remembers the EA range over which its last answer holds;
+ * against a plain scan with tlbw_match over random tables and EAs. */
+static void test_search_memo_agrees_with_plain_scan(void)
+{
+    tlb440 *t = mk();
+    uint32_t x = 12345;
+    for (int round = 0; round < 20000; round++) {
+        x = x * 1103515245u + 12345u;
+        if (round % 16 == 0) { /* a guest tlbwe somewhere */
+            unsigned size = (unsigned[]){0, 1, 2, 3, 4, 5, 7, 9}[(x >> 8) & 7];
+            tlb440_entry e = {(x >> 3) & 3, 0, 0, TLBW2_S_PERMS};
+            e.w0 = tlbw_make_w0(0xc0000000u + ((x >> 12) & 0xfff) * 0x4000u,
+                                size, (x & 1) != 0, (x >> 1) & 1);
+            tlb440_gtlb_write(t, (x >> 20) % 64, &e);
+        }
+        uint32_t ea = 0xc0000000u + ((x >> 7) & 0x3ffffff);
+        unsigned as = (x >> 30) & 1, pid = (x >> 28) & 3, sc = 0;
+        int got = tlb440_gtlb_search(t, ea, as, pid, &sc);
+        int want = -1;
+        unsigned wsc = 64;
+        for (unsigned i = 0; i < 64; i++) {
+            const tlb440_entry *g = tlb440_gtlb(t, i);
+            if (tlbw_match(g->tid, g->w0, ea, as, pid)) {
+                want = (int)i;
+                wsc = i + 1;
+                break;
+            }
+        }
+        CU_ASSERT_EQUAL(got, want);
+        CU_ASSERT_EQUAL(sc, wsc);
+        /* a nearby EA: the memo's range must be exact */
+        uint32_t ea2 = ea + ((x >> 4) & 0xffff) - 0x8000;
+        got = tlb440_gtlb_search(t, ea2, as, pid, &sc);
+        want = -1;
+        for (unsigned i = 0; i < 64 && want < 0; i++) {
+            const tlb440_entry *g = tlb440_gtlb(t, i);
+            if (tlbw_match(g->tid, g->w0, ea2, as, pid))
+                want = (int)i;
+        }
+        CU_ASSERT_EQUAL(got, want);
+    }
+    tlb440_free(t);
+}
+
+static void test_slot_versions_change_with_the_slot(void)
+{
+    tlb440 *t = mk();
+    const uint32_t *ver = tlb440_slot_versions(t);
+    int hint = -1;
+    tlb440_host_access(t, 0xd1000000u, &hint);
+    uint32_t v = ver[hint];
+    CU_ASSERT_FALSE(tlb440_host_access(t, 0xd1000000u, &hint));
+    CU_ASSERT_EQUAL(ver[hint], v); /* a hit writes nothing */
+    tlb440_entry e = gent(0x10000000u, 0, TLBSZ_16M, 0, 0);
+    tlb440_gtlb_write(t, 2, &e);
+    for (uint32_t i = 0; i < 63; i++) /* wrap round to the host's slot */
+        tlb440_map(t, 0x10000000u + i * 4096, 2, false, NULL);
+    CU_ASSERT_NOT_EQUAL(ver[hint], v);
+    tlb440_free(t);
+}
+
 static void test_bad_geometry_is_refused(void)
 {
     tlb440_config c = {64, 64, 63, 1};
@@ -324,6 +385,10 @@ static CU_TestInfo tests[] = {
      test_guest_tlbwe_of_valid_entry_invalidates_shadows},
     {"guest hit outside RAM is MMIO", test_guest_hit_outside_ram_is_mmio},
     {"vcpu_put/vcpu_load round trip", test_vcpu_put_load_round_trip},
+    {"search memo agrees with a plain scan",
+     test_search_memo_agrees_with_plain_scan},
+    {"slot versions change with the slot",
+     test_slot_versions_change_with_the_slot},
     {"bad geometry refused", test_bad_geometry_is_refused},
     CU_TEST_INFO_NULL,
 };
