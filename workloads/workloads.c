@@ -1,0 +1,47 @@
+/* workloads: the registry of guest programs (workloads/guest/) embedded by
+ * workloads/embed.cmake. */
+#include "workloads.h"
+
+#include <string.h>
+
+extern const unsigned char wl_kernel_nopv[], wl_kernel_pv[], wl_kernel_bench[];
+extern const size_t wl_kernel_nopv_size, wl_kernel_pv_size,
+    wl_kernel_bench_size;
+
+static const workload k_workloads[] = {
+    {"boot",
+     "boot the guest kernel, log in as root, run ls twice, halt "
+     "(the seed's scenario); a background job runs meanwhile",
+     wl_kernel_nopv, wl_kernel_pv, &wl_kernel_nopv_size, &wl_kernel_pv_size,
+     "root\nls\nls\nhalt\n", 0.25},
+    {"microbench",
+     "trap-cost microbenchmark (kvm-unit-tests style), one line per trap kind",
+     wl_kernel_bench, NULL, &wl_kernel_bench_size, NULL, "", 0},
+};
+
+const workload *workloads_list(unsigned *n)
+{
+    *n = sizeof k_workloads / sizeof k_workloads[0];
+    return k_workloads;
+}
+
+const workload *workload_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof k_workloads / sizeof k_workloads[0]; i++)
+        if (!strcmp(k_workloads[i].name, name))
+            return &k_workloads[i];
+    return NULL;
+}
+
+sim_err workload_load(const workload *w, bool pv, cpu440 *cpu)
+{
+    if (pv && !w->image_pv)
+        return sim_fail(SIM_ERR_USAGE, "workload %s has no PV flavour",
+                        w->name);
+    const unsigned char *img = pv ? w->image_pv : w->image;
+    size_t n = pv ? *w->size_pv : *w->size;
+    sim_err e = cpu440_load(cpu, 0, 0xc0000000u, img, n);
+    if (e == SIM_OK && w->input[0])
+        e = cpu440_set_input(cpu, w->input);
+    return e;
+}
