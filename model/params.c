@@ -232,6 +232,23 @@ static int params_ini_line(void *user, const char *section, const char *name,
     return 1;
 }
 
+/* The outcome of ini_parse / ini_parse_string as a status. */
+static sim_err ini_result(params *p, ini_ctx *c, int rc, const char *name)
+{
+    if (rc == -2)
+        return sim_fail(SIM_ERR_NOMEM, "%s: out of memory", name);
+    if (rc > 0) {
+        if (c->failed)
+            return sim_fail(c->err, "%s:%d: %s", name, rc, c->msg);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%d: expected `name = value` (a "
+                        "line of at most 200 characters)",
+                        name, rc);
+    }
+    snprintf(p->file, sizeof p->file, "%s", name);
+    return SIM_OK;
+}
+
 sim_err params_load_file(params *p, const char *path)
 {
     ini_ctx c = {.p = p, .path = path};
@@ -240,18 +257,13 @@ sim_err params_load_file(params *p, const char *path)
     if (rc == -1)
         return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno ? errno : ENOENT));
-    if (rc == -2)
-        return sim_fail(SIM_ERR_NOMEM, "%s: out of memory", path);
-    if (rc > 0) {
-        if (c.failed)
-            return sim_fail(c.err, "%s:%d: %s", path, rc, c.msg);
-        return sim_fail(SIM_ERR_FORMAT,
-                        "%s:%d: expected `name = value` (a "
-                        "line of at most 200 characters)",
-                        path, rc);
-    }
-    snprintf(p->file, sizeof p->file, "%s", path);
-    return SIM_OK;
+    return ini_result(p, &c, rc, path);
+}
+
+sim_err params_load_string(params *p, const char *text, const char *name)
+{
+    ini_ctx c = {.p = p, .path = name};
+    return ini_result(p, &c, ini_parse_string(text, params_ini_line, &c), name);
 }
 
 /* %g that keeps integers whole (667000000, not 6.67e+08). */

@@ -248,6 +248,10 @@ const char *param_nearest_name(const char *name);
  * that name path:line (and the nearest valid name): SIM_ERR_FORMAT or
  * SIM_ERR_RANGE (exit code 2); SIM_ERR_IO if unreadable. */
 SIM_MUST_CHECK sim_err params_load_file(params *p, const char *path);
+/* Like params_load_file for INI text held in memory; name is used in
+ * messages and as the file shown by params_write_show. */
+SIM_MUST_CHECK sim_err params_load_string(params *p, const char *text,
+                                          const char *name);
 /* Applies one "name=value" (from --set). */
 SIM_MUST_CHECK sim_err params_set_str(params *p, const char *assign);
 /* Sets one value after checking kind and range; `where` prefixes messages. */

@@ -119,6 +119,18 @@ static void test_missing_file_is_io_error(void)
     CU_ASSERT_EQUAL(params_load_file(&p, "no-such-params.ini"), SIM_ERR_IO);
 }
 
+static void test_string_reader_names_its_lines(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_load_string(&p, "cpi = 2\nseed = 7\n", "mem"),
+                    SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, seed), 7);
+    CU_ASSERT_EQUAL(params_load_string(&p, "cpi = 2\nsed = 7\n", "mem"),
+                    SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "mem:2: unknown parameter"));
+}
+
 static CU_TestInfo tests[] = {
     {"defaults come from the table", test_defaults_come_from_the_table},
     {"every default is within its range",
@@ -132,6 +144,7 @@ static CU_TestInfo tests[] = {
     {"garbage values refused", test_garbage_values_are_refused},
     {"--set overrides the file", test_set_overrides_file},
     {"missing file is an I/O error", test_missing_file_is_io_error},
+    {"string reader names its lines", test_string_reader_names_its_lines},
     CU_TEST_INFO_NULL,
 };
 
