@@ -7,6 +7,7 @@
 #include "cost.h"
 
 #include <assert.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -28,6 +29,7 @@ enum {
     PATH_IRQ = 1 << 7,      /* host device interrupt serviced */
     PATH_WAIT = 1 << 8,     /* guest idles (EMUL_WAIT) */
     PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
+    PATH_MAGIC = 1 << 10,   /* PV magic page mapped (DTLBPV) */
 };
 
 #define PAGE_COMMON    0xd1000000u /* kvm module text/data (vmalloc) */
@@ -87,10 +89,12 @@ struct cost_model {
     uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
                                            guest TLB entries */
     double k_guest_insns, k_guest_cpi;
-    /* -log(1 - u) at the bucket edges u = i / EXPQ_N: the per-exit guest
-     * run is drawn by inverting the exponential CDF from one GSL uniform,
-     * interpolated inside a bucket, exact (log1p) in the last bucket. */
-    double expq[EXPQ_N + 1];
+    /* Guest instructions between exits at the quantiles u = i / EXPQ_N of
+     * their distribution (exponential, or lognormal when guest_sigma > 0):
+     * the per-exit guest run is drawn by inverting the CDF from one GSL
+     * uniform, interpolated inside a bucket, exact in the last one. */
+    double gq[EXPQ_N + 1];
+    double ln_mu, ln_sigma; /* lognormal parameters; sigma 0: exponential */
 };
 
 static const char *const stage_names[] = {
@@ -124,8 +128,8 @@ static unsigned path_of(exit_type t)
         p |= PATH_EMUL;
     switch (t) {
     case EXIT_ITLBVIRT:
-    case EXIT_DTLBVIRT:
-    case EXIT_DTLBPV: p |= PATH_TLBMISS | PATH_MAP; break;
+    case EXIT_DTLBVIRT: p |= PATH_TLBMISS | PATH_MAP; break;
+    case EXIT_DTLBPV: p |= PATH_MAGIC; break; /* checked before the search */
     case EXIT_ITLBREAL:
     case EXIT_DTLBREAL: p |= PATH_TLBMISS | PATH_REFLECT; break;
     case EXIT_MMIO: p |= PATH_TLBMISS | PATH_MMIO; break;
@@ -214,7 +218,7 @@ static void precompute(cost_model *m)
             lines += P(p, emul_code_lines);
         if (pa & PATH_TLBMISS)
             lines += P(p, tlbmiss_code_lines);
-        if (pa & PATH_MAP)
+        if (pa & (PATH_MAP | PATH_MAGIC))
             lines += P(p, map_code_lines);
         if (pa & PATH_REFLECT)
             lines += P(p, reflect_code_lines);
@@ -231,6 +235,9 @@ static void precompute(cost_model *m)
             f[CSTAGE_shadowmap] = cyc(cpi * P(p, map_insns)) +
                                   (uint64_t)P(p, gfn_to_page_cycles) +
                                   4 * (uint64_t)P(p, tlbwe_cycles);
+        if (pa & PATH_MAGIC) /* the shared page needs no gfn_to_page */
+            f[CSTAGE_shadowmap] =
+                cyc(cpi * P(p, map_insns)) + 4 * (uint64_t)P(p, tlbwe_cycles);
         if (pa & PATH_MMIO)
             f[CSTAGE_emulate] = m->emul[INSN_LOADSTORE];
         if (pa & PATH_REFLECT)
@@ -266,9 +273,17 @@ static void precompute(cost_model *m)
         m->scan_lines[n] =
             (uint8_t)((n * 16 + m->line_bytes - 1) / m->line_bytes);
     m->k_guest_cpi = P(p, guest_cpi);
-    for (unsigned i = 0; i < EXPQ_N; i++)
-        m->expq[i] = -log1p(-(double)i / EXPQ_N);
-    m->expq[EXPQ_N] = m->expq[EXPQ_N - 1];
+    double mean = P(p, guest_insns), sg = P(p, guest_sigma);
+    m->ln_sigma = sg;
+    m->ln_mu = mean > 0 ? log(mean) - sg * sg / 2 : 0;
+    for (unsigned i = 0; i < EXPQ_N; i++) {
+        double u = (double)i / EXPQ_N;
+        if (sg > 0)
+            m->gq[i] = i ? exp(m->ln_mu + sg * gsl_cdf_ugaussian_Pinv(u)) : 0;
+        else
+            m->gq[i] = -mean * log1p(-u);
+    }
+    m->gq[EXPQ_N] = m->gq[EXPQ_N - 1];
 }
 
 sim_err cost_new(cost_model **mp, const params *p)
@@ -313,18 +328,21 @@ static uint64_t draw_exp(cost_model *m, double mean)
     return mean > 0 ? cyc(gsl_ran_exponential(m->rng, mean)) : 0;
 }
 
-/* The same distribution for the hot path (one draw per exit): inverse CDF
- * from a table; the last bucket (u > 1 - 1/4096) keeps the exact tail. */
-static uint64_t draw_exp_fast(cost_model *m, double mean)
+/* Guest instructions until the next exit (see gq). */
+static uint64_t draw_guest(cost_model *m)
 {
-    if (mean <= 0)
+    if (m->k_guest_insns <= 0)
         return 0;
     double u = gsl_rng_uniform(m->rng) * EXPQ_N;
     unsigned i = (unsigned)u;
-    if (i >= EXPQ_N - 1)
-        return cyc(-mean * log1p(-u / EXPQ_N));
+    if (i >= EXPQ_N - 1) { /* the tail, exactly */
+        double q = u / EXPQ_N;
+        return cyc(m->ln_sigma > 0
+                       ? exp(m->ln_mu + m->ln_sigma * gsl_cdf_ugaussian_Pinv(q))
+                       : -m->k_guest_insns * log1p(-q));
+    }
     double f = u - i;
-    return cyc(mean * (m->expq[i] + f * (m->expq[i + 1] - m->expq[i])));
+    return cyc(m->gq[i] + f * (m->gq[i + 1] - m->gq[i]));
 }
 
 void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
@@ -609,6 +627,14 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
                 v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
         }
     }
+    if (pa & PATH_MAGIC) {
+        /* Linux maps the magic page at EA = PA = -4096 */
+        uint32_t ea = r->addr ? r->addr : 0xfffff000u;
+        tlb440_map_info mi;
+        tlb440_map_magic(m->tlb, ea, 0xfffff000u, &mi);
+        if (mi.released)
+            v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+    }
     /* handler data the guest evicted since the last exit */
     double cold = dbl(data_lines) * m->dcold;
     v[CSTAGE_dcache] = cyc(cold * P(p, dcache_miss_cycles));
@@ -681,8 +707,7 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    uint64_t n = guest_insns == COST_DRAW ? draw_exp_fast(m, m->k_guest_insns)
-                                          : guest_insns;
+    uint64_t n = guest_insns == COST_DRAW ? draw_guest(m) : guest_insns;
     v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
     uint64_t lines = (n + 7) / 8;
     if (lines > m->k_guest_lines)

@@ -202,8 +202,11 @@
       "cap of one preemption")                                                 \
     /* ---- the guest between exits ---- */                                    \
     X(guest_insns, PK_REAL, "insns", 300, 0, 1e7, SRC_ASSUME,                  \
-      "mean guest instructions between exits (exponential; replay of "         \
-      "traces without guest ticks only)")                                      \
+      "mean guest instructions between exits (replay of traces without "      \
+      "guest ticks only)")                                                     \
+    X(guest_sigma, PK_REAL, "1", 1.0, 0, 4, SRC_ASSUME,                        \
+      "spread of the guest run between exits: lognormal shape with the mean "  \
+      "above (0 = exponential); long runs are compute loops")                  \
     X(guest_cpi, PK_REAL, "cycles/insn", 1.5, 0.3, 20, SRC_ASSUME,             \
       "guest cycles per instruction besides the I-cache refill")               \
     X(guest_hz, PK_REAL, "1/s", 250, 1, 10000, SRC_ASSUME,                     \

@@ -308,6 +308,27 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
         *info = mi;
 }
 
+#define NO_GUEST_ENTRY 0xffu
+
+void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
+                      tlb440_map_info *info)
+{
+    unsigned v = next_victim(t);
+    tlb440_map_info mi = {.victim = v};
+    mi.released = release(t, v);
+    mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
+    t->version[v]++;
+    t->utlb[v] =
+        (tlb440_entry){0, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
+                       tlbw_make_w1(ra & ~(uint64_t)4095),
+                       TLBW2_SR | TLBW2_SW | TLBW2_UR | TLBW2_UW | TLBW2_M};
+    t->ref[v] = (shadow_ref){true, NO_GUEST_ENTRY, 0};
+    t->st.maps++;
+    t->st.map_evicted_host += mi.evicted_host;
+    if (info)
+        *info = mi;
+}
+
 static bool host_hit(const tlb440_entry *e, uint32_t ea)
 {
     return tlbw_v(e->w0) && tlbw_ts(e->w0) == 0 && ea >= tlbw_epn(e->w0) &&

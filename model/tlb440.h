@@ -114,6 +114,15 @@ typedef struct tlb440_map_info {
 void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
                 tlb440_map_info *info);
 
+/* The PV magic page (reference §5; e500's kvmppc_map_magic transposed to
+ * the 440, where no slot is reserved for it): a 4 KB TS=1 shadow of the
+ * vcpu's shared page at real address ra, user and supervisor read/write,
+ * TID 0 (every PID), in the next round-robin slot like any shadow, so it
+ * competes with guest and host entries. Its reference belongs to no guest
+ * entry. */
+void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
+                      tlb440_map_info *info);
+
 /* A host access to ea (kernel address space TS 0, TID 0). Pinned lowmem and
  * entries already in the UTLB hit; otherwise the host miss handler fills the
  * next round-robin slot with a 4 KB entry, possibly evicting a guest shadow

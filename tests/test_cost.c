@@ -222,6 +222,57 @@ static void test_shadow_release_on_victim_reuse(void)
     cost_free(m);
 }
 
+static void test_pv_magic_page_competes_for_slots(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, gfn_to_page_cycles) = 300;
+    P(&p, tlbwe_cycles) = 10;
+    P(&p, tlb_scan_cycles) = 1;
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    /* the shared page needs neither a guest TLB search nor gfn_to_page */
+    CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_DTLBPV, 0, 0xfffff000u), 0), 40);
+    CU_ASSERT_EQUAL(tlb440_classify(t, 0xfffff010u, 0, false, NULL, NULL),
+                    TLB440_HIT);
+    CU_ASSERT_EQUAL(tlb440_get_stats(t)->maps, 1);
+    /* it took a round-robin slot: 62 more maps wrap round and evict it */
+    for (uint32_t i = 0; i < 63; i++)
+        handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u), 0);
+    CU_ASSERT_EQUAL(tlb440_utlb_find(t, 0xfffff010u, 1, 1), -1);
+    cost_free(m);
+}
+
+static void test_guest_run_spread(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, guest_insns) = 300;
+    cost_model *e = NULL, *l = NULL;
+    P(&p, guest_sigma) = 0;
+    e = mk(&p);
+    P(&p, guest_sigma) = 2;
+    l = mk(&p);
+    double se = 0, sl = 0;
+    uint64_t me = 0, ml = 0;
+    for (int i = 0; i < 200000; i++) {
+        trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+        uint64_t h, g;
+        cost_exit(e, &r, COST_DRAW, &h, &g);
+        se += (double)g;
+        me = g > me ? g : me;
+        cost_exit(l, &r, COST_DRAW, &h, &g);
+        sl += (double)g;
+        ml = g > ml ? g : ml;
+    }
+    /* same mean (guest_cpi 1, no refill costs), a much longer tail */
+    CU_ASSERT(se / 200000 > 285 && se / 200000 < 315);
+    CU_ASSERT(sl / 200000 > 255 && sl / 200000 < 345);
+    CU_ASSERT(ml > 10 * me);
+    cost_free(e);
+    cost_free(l);
+}
+
 static void test_heavy_exit_pays_put_and_load_per_entry(void)
 {
     params p;
@@ -436,6 +487,9 @@ static CU_TestInfo tests[] = {
      test_dtlbvirt_maps_and_host_fills_evict_it},
     {"shadow released when its victim slot is reused",
      test_shadow_release_on_victim_reuse},
+    {"PV magic page competes for UTLB slots",
+     test_pv_magic_page_competes_for_slots},
+    {"guest run spread: exponential vs lognormal", test_guest_run_spread},
     {"heavy exit pays vcpu_put/load per entry",
      test_heavy_exit_pays_put_and_load_per_entry},
     {"D-cache warmth decays with guest time",
