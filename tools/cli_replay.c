@@ -36,6 +36,7 @@ static void help(FILE *f)
         "  --compare      measured and predicted tables side by side (per-row\n"
         "                 differences); needs a trace with ticks\n"
         "  --stages       after the table, average cycles per stage per exit type\n"
+        "                 (implies --model)\n"
         "  --params P     cycle-model parameters from INI file P\n"
         "  --set K=V      override one parameter (repeatable, after --params)\n"
         "  --platform PL  c (default): the cycle model called per record;\n"
@@ -153,7 +154,7 @@ int cli_replay(int argc, char **argv)
                       .progress = cli_progress_update, .progress_ctx = &prog};
     static stats s;
     replay_result res;
-    bool predicted = model || systemc;
+    bool predicted = model || systemc || stages;
     table measured;
     if (!predicted || compare) {
         e = replay_file(path, &ro, &s, &res);
