@@ -202,6 +202,12 @@ static void mirror_sync(cpu440 *c)
 {
     unsigned pid = guest_pr(c) ? 0 : 1;
     bool flush_tid1 = c->shadow_pid == 1 && pid == 0;
+    const uint32_t *ver = tlb440_slot_versions(c->tlb);
+    if (pid == c->shadow_pid && c->magic_mapped == c->magic_seen &&
+        !memcmp(ver, c->ver_seen, sizeof c->ver_seen))
+        return; /* no slot written or invalidated since the last sync */
+    memcpy(c->ver_seen, ver, sizeof c->ver_seen);
+    c->magic_seen = c->magic_mapped;
     c->shadow_pid = pid;
     iss_set_pid(c->iss, pid);
     unsigned hw = tlb440_hwater(c->tlb);
@@ -302,7 +308,10 @@ static void exit_end(cpu440 *c)
     reschedule(c, c->tb_entry);
     booke_deliver_pending(c);
     mirror_sync(c);
-    iss_set_pc(c->iss, c->pc);
+    /* a PC write makes Unicorn leave its loop: only when the guest does
+     * not simply continue after the trapping instruction */
+    if (c->pc != c->upc)
+        iss_set_pc(c->iss, c->pc);
     check_limits(c);
 }
 
@@ -662,6 +671,7 @@ static void hk_intr(void *ctx, unsigned intno, uint32_t upc)
 {
     cpu440 *c = ctx;
     uint32_t pc = upc - ISS_PC_SKEW;
+    c->upc = upc;
     switch (intno) {
     case ISS_INT_PROGRAM: on_program(c, pc); break;
     case ISS_INT_ILLEGAL: on_illegal(c, pc); break;
@@ -698,7 +708,7 @@ static bool time_event(cpu440 *c, uint32_t pc, uint64_t now)
         return false;
     }
     exit_begin(c, t, irq, pc, 0, 0);
-    c->pc = pc;
+    c->pc = c->upc = pc;
     exit_end(c);
     return c->pc != pc;
 }
@@ -828,6 +838,7 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     memset(&c->uart.ier, 0, offsetof(uart, console));
     memset(&c->uic, 0, sizeof c->uic);
     memset(c->uni, 0, sizeof c->uni);
+    memset(c->ver_seen, 0xff, sizeof c->ver_seen); /* force a first sync */
     for (unsigned i = 0; i < 64; i++)
         c->host_hint[i] = -1;
     memset(&c->cnt, 0, sizeof c->cnt);

@@ -103,6 +103,7 @@ struct cpu440 {
 
     /* the current exit */
     uint32_t pc;   /* where the guest resumes */
+    uint32_t upc;  /* where Unicorn resumes unless told otherwise */
     bool in_exit;
     exit_type type;
     uint32_t extra_ticks; /* idle time of EMUL_WAIT */
@@ -123,6 +124,8 @@ struct cpu440 {
     /* Unicorn mirror of the UTLB */
     mirror_slot uni[TLB440_MAX];
     unsigned shadow_pid;
+    uint32_t ver_seen[TLB440_MAX]; /* tlb440_slot_versions at the sync */
+    bool magic_seen;
     int host_hint[64];
 
     uart uart;

@@ -17,6 +17,7 @@ typedef struct workload {
     const unsigned char *image, *image_pv; /* image_pv NULL: no PV flavour */
     const size_t *size, *size_pv;
     const char *input; /* lines typed on the console */
+    uint32_t bootarg;  /* patched at physical 0x80: the scenario init runs */
     double think_s;    /* seconds before each line */
 } workload;
 

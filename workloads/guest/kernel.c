@@ -240,6 +240,8 @@ static struct proc *spawn(int prog)
     f->srr1 = MSR_PR | MSR_EE | MSR_ME;
     f->gpr[1] = STACK_TOP - 16;
     f->gpr[3] = (uint32_t)prog;
+    /* init gets the boot argument (the host's scenario choice) */
+    f->gpr[4] = *(volatile uint32_t *)(KERNEL_BASE + 0x80);
     uint32_t *sw = (uint32_t *)(p->ktop - 176 - 96);
     memset(sw, 0, 96);
     sw[2] = (uint32_t)ret_from_fork;

@@ -93,6 +93,11 @@ _start:
     li      3, 0
     mtspr   SPRN_SRR1, 3
     rfi
+    /* the boot argument the host may patch (physical 0x80, EA 0xc0000080):
+     * which scenario init runs */
+    .org 0x80
+    .globl bootarg
+bootarg: .long 0
 
 /* ---- vectors: IVPR = 0xc0000000, IVORn = 0x1000 + 0x100 * n ---- */
     .section .text.vectors, "ax"
