@@ -697,6 +697,9 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     v[CSTAGE_shadowmap] = v[CSTAGE_dcache] = v[CSTAGE_heavy] = 0;
     v[CSTAGE_qemu] = v[CSTAGE_wait] = v[CSTAGE_icache] = 0;
     m->thrash = false;
+    /* drawn first: the guest run does not depend on the handler, and the
+     * CPU overlaps its latency with the handler terms */
+    uint64_t n = guest_insns == COST_DRAW ? draw_guest(m) : guest_insns;
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
@@ -707,7 +710,6 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    uint64_t n = guest_insns == COST_DRAW ? draw_guest(m) : guest_insns;
     v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
     uint64_t lines = (n + 7) / 8;
     if (lines > m->k_guest_lines)
