@@ -26,6 +26,12 @@
 #define PTE_X 8u /* exec ok: the TLB entry carries execute permission */
 #define PTE_T 16u /* text */
 
+/* Linux's exit-heavy paths are spread over many code pages (entry, syscall
+ * table, scheduler, mm, drivers, printk ...): each hot path here gets its
+ * own page so the guest kernel's instruction footprint, and so the
+ * ITLBVIRT misses after shadow evictions, resemble a real kernel's. */
+#define TEXT_PAGE(n) __attribute__((section(".text.page" #n), noinline))
+
 struct frame {
     uint32_t gpr[32];
     uint32_t cr, lr, ctr, xer, srr0, srr1;
@@ -82,7 +88,7 @@ void *memcpy(void *d, const void *s, size_t n)
 }
 
 /* ---- console (8250 polled output, interrupt-driven input) ---- */
-static void putc_uart(char c)
+TEXT_PAGE(1) static void putc_uart(char c)
 {
     while (!(UART[5] & 0x20))
         ;
@@ -111,7 +117,7 @@ static void putu(uint32_t v, unsigned base)
 }
 
 /* printk with %s %u %x */
-static void printk(const char *f, ...)
+TEXT_PAGE(1) static void printk(const char *f, ...)
 {
     __builtin_va_list ap;
     __builtin_va_start(ap, f);
@@ -136,7 +142,7 @@ static void printk(const char *f, ...)
     __builtin_va_end(ap);
 }
 
-static void uart_rx(void)
+TEXT_PAGE(2) static void uart_rx(void)
 {
     while (UART[5] & 0x01) {
         char c = (char)UART[0];
@@ -153,7 +159,7 @@ static void uart_rx(void)
 /* ---- memory ---- */
 static void *kva(uint32_t pa) { return (void *)(pa + KERNEL_BASE); }
 
-static uint32_t page_alloc(void)
+TEXT_PAGE(3) static uint32_t page_alloc(void)
 {
     uint32_t pa = page_next;
     page_next += 4096;
@@ -166,7 +172,7 @@ static uint32_t page_alloc(void)
 }
 
 /* _tlbil_va: drop the guest TLB entry of ea for the current PID */
-static void tlb_invalidate(uint32_t ea)
+TEXT_PAGE(3) static void tlb_invalidate(uint32_t ea)
 {
     uint32_t idx, cr;
     mtspr_native(SPRN_MMUCR, cur->pid);
@@ -189,7 +195,7 @@ static void kill(struct frame *f, const char *why, uint32_t ea);
 
 /* demand paging: text copied on first touch (exec enabled by the first
  * ISI), data copied (dirty on the first write, a DSI), the rest zero */
-static int page_fault(uint32_t ea, int exec)
+TEXT_PAGE(3) static int page_fault(uint32_t ea, int exec)
 {
     if (ea < USER_BASE || ea >= STACK_TOP)
         return -1;
@@ -250,7 +256,7 @@ static struct proc *spawn(int prog)
     return p;
 }
 
-static struct proc *pick(void)
+TEXT_PAGE(4) static struct proc *pick(void)
 {
     int start = (int)(cur - procs);
     for (int k = 1; k <= NPROC; k++) {
@@ -261,7 +267,7 @@ static struct proc *pick(void)
     return &procs[0];
 }
 
-static void schedule(void)
+TEXT_PAGE(4) static void schedule(void)
 {
     struct proc *prev = cur, *next = pick();
     need_resched = 0;
@@ -277,20 +283,20 @@ static void schedule(void)
     switch_to(&prev->ksp, next->ksp);
 }
 
-static void sleep_on(int state)
+TEXT_PAGE(4) static void sleep_on(int state)
 {
     cur->state = state;
     schedule();
 }
 
-static void wake_all(int state)
+TEXT_PAGE(4) static void wake_all(int state)
 {
     for (int i = 1; i < NPROC; i++)
         if (procs[i].state == state)
             procs[i].state = P_RUN;
 }
 
-static void do_exit(int code)
+TEXT_PAGE(4) static void do_exit(int code)
 {
     cur->code = code;
     cur->state = P_ZOMBIE;
@@ -315,7 +321,7 @@ static const char *const k_files[] = {
     "sys",  "tmp",  "usr",   "var",  "vmlinux", "initrd.img",
 };
 
-static uint32_t do_syscall(struct frame *f)
+TEXT_PAGE(5) static uint32_t do_syscall(struct frame *f)
 {
     uint32_t a = f->gpr[3], b = f->gpr[4];
     irq_enable(); /* syscalls run with interrupts on */
@@ -405,7 +411,7 @@ static uint32_t do_syscall(struct frame *f)
 }
 
 /* ---- interrupts ---- */
-static void timer_tick(void)
+TEXT_PAGE(6) static void timer_tick(void)
 {
     mtspr(SPRN_TSR, TSR_DIS);
     mtspr(SPRN_DEC, TB_HZ / HZ);
@@ -416,7 +422,7 @@ static void timer_tick(void)
     need_resched = 1;
 }
 
-static void external(void)
+TEXT_PAGE(7) static void external(void)
 {
     uint32_t m = mfdcr(DCR_UIC0_MSR);
     if (m & UIC_UART) {
@@ -429,7 +435,7 @@ static void external(void)
 
 /* lazy FP (fpu.S / traps.c kernel_fp_unavailable): the last user's
  * registers are saved and this process's loaded with MSR[FP] on */
-static void fp_unavailable(struct frame *f)
+TEXT_PAGE(8) static void fp_unavailable(struct frame *f)
 {
     uint32_t msr = mfmsr();
     mtmsr(msr | MSR_FP);
@@ -445,7 +451,7 @@ static void fp_unavailable(struct frame *f)
     f->srr1 |= MSR_FP;
 }
 
-void exc_dispatch(unsigned vec, struct frame *f)
+TEXT_PAGE(9) void exc_dispatch(unsigned vec, struct frame *f)
 {
     int user = (f->srr1 & MSR_PR) != 0;
     f->srr1 &= ~MSR_WE; /* woken from the idle wait */

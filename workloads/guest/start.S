@@ -108,6 +108,8 @@ vectors:
     .balign 256
     MTSPRG0(1)
     MTSPRG1(3)
+    mfcr    3 /* CR before anything in the prologue changes it */
+    MTSPRG3(3)
     li      3, \n
     b       exc_common
     .endr
@@ -118,6 +120,8 @@ vectors:
     .balign 256
     MTSPRG0(1) /* 15 */
     MTSPRG1(3)
+    mfcr    3
+    MTSPRG3(3)
     li      3, 15
     b       exc_common
 
@@ -137,7 +141,8 @@ kstart:
     bl      kmain
     b       .
 
-/* ---- exception entry: SPRG0 = r1, SPRG1 = r3, r3 = vector ---- */
+/* ---- exception entry: SPRG0 = r1, SPRG1 = r3, SPRG3 = CR, r3 = vector
+ * (entry_32.S: the prologue's andi. must not clobber the saved CR) ---- */
 exc_common:
     MFSRR1(1)
     andi.   1, 1, 0x4000 /* from user mode? */
@@ -153,7 +158,7 @@ exc_common:
     stw     0, F(1)(1)
     MFSPRG1(0)
     stw     0, F(3)(1)
-    mfcr    0
+    MFSPRG3(0)
     stw     0, F_CR(1)
     mflr    0
     stw     0, F_LR(1)
@@ -285,6 +290,8 @@ tlb_fault:
     MFSPRG1(11)
     MTSPRG0(1)
     MTSPRG1(3)
+    mfcr    3
+    MTSPRG3(3)
     lis     3, tlb_save@ha
     addi    3, 3, tlb_save@l
     lwz     3, 4(3)

@@ -181,7 +181,7 @@ static int ls(void)
  * and the guest TLB full. */
 static int job(int logger)
 {
-    const unsigned pages = logger ? 16 : 24, rounds = logger ? 2700 : 2100;
+    const unsigned pages = logger ? 4 : 6, rounds = logger ? 2700 : 2100;
     uint8_t *a = (uint8_t *)sys(SYS_SBRK, (long)pages * 4096, 0);
     uint32_t c = 0;
     double acc = 0;
