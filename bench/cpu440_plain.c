@@ -18,13 +18,13 @@
 #include "iss.h"
 #include "ppc_enc.h"
 
-#define CK(x)                                                               \
-    do {                                                                    \
-        uc_err e_ = (x);                                                    \
-        if (e_) {                                                           \
-            fprintf(stderr, "%s: %s\n", #x, uc_strerror(e_));               \
-            exit(1);                                                        \
-        }                                                                   \
+#define CK(x)                                                                  \
+    do {                                                                       \
+        uc_err e_ = (x);                                                       \
+        if (e_) {                                                              \
+            fprintf(stderr, "%s: %s\n", #x, uc_strerror(e_));                  \
+            exit(1);                                                           \
+        }                                                                      \
     } while (0)
 
 static double now(void)
@@ -83,8 +83,8 @@ static double plain(const char *path, uint64_t *insns)
 }
 
 /* ---- the miss loop: lwzx/stwx over 128 pages, 63 resident ---- */
-#define PAGES 128u
-#define ROUNDS 400u
+#define PAGES   128u
+#define ROUNDS  400u
 #define CODE_EA 0x10000000u
 #define DATA_EA 0x20000000u
 static void loop_code(uint8_t *p)
@@ -93,18 +93,18 @@ static void loop_code(uint8_t *p)
         E_LIS(9, DATA_EA >> 16),
         E_LI(10, 0),
         E_LI(11, 0),
-        0x556c6026u,            /* 3: slwi r12,r11,12 */
-        e_x(13, 9, 12, 23),     /* lwzx r13,r9,r12 */
+        0x556c6026u,        /* 3: slwi r12,r11,12 */
+        e_x(13, 9, 12, 23), /* lwzx r13,r9,r12 */
         E_ADDI(13, 13, 1),
-        e_x(13, 9, 12, 151),    /* stwx r13,r9,r12 */
+        e_x(13, 9, 12, 151), /* stwx r13,r9,r12 */
         E_ADDI(11, 11, 1),
-        0x2c0b0000u | PAGES,    /* cmpwi r11,PAGES */
-        0x4180ffe8u,            /* blt 3 */
+        0x2c0b0000u | PAGES, /* cmpwi r11,PAGES */
+        0x4180ffe8u,         /* blt 3 */
         E_LI(11, 0),
         E_ADDI(10, 10, 1),
-        0x2c0a0000u | ROUNDS,   /* cmpwi r10,ROUNDS */
-        0x4180ffd8u,            /* blt 3 */
-        E_MFMSR(3),             /* trap: done */
+        0x2c0a0000u | ROUNDS, /* cmpwi r10,ROUNDS */
+        0x4180ffd8u,          /* blt 3 */
+        E_MFMSR(3),           /* trap: done */
         E_B_SELF,
     };
     for (size_t i = 0; i < sizeof w / 4; i++)

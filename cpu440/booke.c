@@ -34,9 +34,8 @@ void sh_set(cpu440 *c, unsigned off, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static const unsigned k_sprg_off[8] = {KVM_SH_SPRG0, KVM_SH_SPRG1,
-                                       KVM_SH_SPRG2, KVM_SH_SPRG3,
-                                       KVM_SH_SPRG4, KVM_SH_SPRG5,
+static const unsigned k_sprg_off[8] = {KVM_SH_SPRG0, KVM_SH_SPRG1, KVM_SH_SPRG2,
+                                       KVM_SH_SPRG3, KVM_SH_SPRG4, KVM_SH_SPRG5,
                                        KVM_SH_SPRG6, KVM_SH_SPRG7};
 
 void booke_reset(cpu440 *c)
@@ -89,7 +88,8 @@ void booke_set_msr(cpu440 *c, uint32_t msr)
         uint64_t now = cpu_tb_now(c) + c->extra_ticks;
         uint64_t wake = cpu_next_wake(c);
         if (wake == UINT64_MAX) {
-            c->err = sim_fail(SIM_ERR_CHECK, "cpu440: the guest waits "
+            c->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: the guest waits "
                               "(MSR[WE]) with nothing armed to wake it");
             return;
         }
@@ -132,10 +132,18 @@ done:
 static bool spr_has_subtype(unsigned spr)
 {
     switch (spr) {
-    case SPR_PID: case SPR_MMUCR: case SPR_CCR0: case SPR_CCR1:
-    case SPR_DEAR: case SPR_ESR: case SPR_DBCR0: case SPR_DBCR1:
-    case SPR_DBSR: case SPR_TSR: case SPR_TCR: case SPR_IVPR:
-        return true;
+    case SPR_PID:
+    case SPR_MMUCR:
+    case SPR_CCR0:
+    case SPR_CCR1:
+    case SPR_DEAR:
+    case SPR_ESR:
+    case SPR_DBCR0:
+    case SPR_DBCR1:
+    case SPR_DBSR:
+    case SPR_TSR:
+    case SPR_TCR:
+    case SPR_IVPR: return true;
     default:
         return (spr >= SPR_SPRG4 && spr <= SPR_SPRG7) ||
                (spr >= SPR_IVOR0 && spr <= SPR_IVOR15);
@@ -213,21 +221,21 @@ static bool mtspr(cpu440 *c, unsigned spr, uint32_t v)
     case SPR_IVPR: c->ivpr = v & 0xffff0000u; return true;
     case SPR_DEC: dec_write(c, v); return true;
     case SPR_DECAR: c->decar = v; return true;
-    case SPR_TCR: c->tcr = v; return true; /* re-arms: DIE gates delivery */
+    case SPR_TCR: c->tcr = v; return true;   /* re-arms: DIE gates delivery */
     case SPR_TSR: c->tsr &= ~v; return true; /* write 1 to clear */
     case SPR_DBCR0: c->dbcr0 = v; return true;
     case SPR_DBCR1: c->dbcr1 = v; return true;
     case SPR_DBCR2: c->dbcr2 = v; return true;
     case SPR_DBSR: c->dbsr &= ~v; return true;
     case SPR_USPRG0: c->usprg0 = v; return true;
-    case SPR_TBWL: case SPR_TBWU: return true; /* ignored by KVM */
+    case SPR_TBWL:
+    case SPR_TBWU: return true; /* ignored by KVM */
     default: return false;
     }
 }
 
 /* ---- guest TLB (44x_emulate.c / 44x_tlb.c) ---- */
-static void gtlb_write_word(cpu440 *c, unsigned index, unsigned ws,
-                            uint32_t v)
+static void gtlb_write_word(cpu440 *c, unsigned index, unsigned ws, uint32_t v)
 {
     tlb440_entry e = *tlb440_gtlb(c->tlb, index);
     switch (ws) {
@@ -239,9 +247,13 @@ static void gtlb_write_word(cpu440 *c, unsigned index, unsigned ws,
     default: e.w2 = v; break;
     }
     tlb440_gtlb_write(c->tlb, index, &e);
-    trace_rec r = {.kind = TREC_GTLB_WRITE, .type = (uint8_t)index,
-                   .irq = (uint8_t)e.tid, .pc = e.w0, .inst = e.w1,
-                   .addr = e.w2, .tb = cpu_tb_now(c)};
+    trace_rec r = {.kind = TREC_GTLB_WRITE,
+                   .type = (uint8_t)index,
+                   .irq = (uint8_t)e.tid,
+                   .pc = e.w0,
+                   .inst = e.w1,
+                   .addr = e.w2,
+                   .tb = cpu_tb_now(c)};
     cpu_record_state(c, &r);
     /* A "host safe" entry (valid, TS = MSR[IS], RAM) gets its first host
      * page mapped at once. */
@@ -359,15 +371,17 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
         iss_set_gpr(s, rt, ws == 0 ? e->w0 : ws == 1 ? e->w1 : e->w2);
         return EMUL_DONE;
     }
-    case DOP_ICCCI: case DOP_DCCCI: case DOP_DCBI: case DOP_TLBSYNC:
-        return EMUL_DONE; /* no-ops for KVM */
-    case DOP_TW: case DOP_TWI:
+    case DOP_ICCCI:
+    case DOP_DCCCI:
+    case DOP_DCBI:
+    case DOP_TLBSYNC: return EMUL_DONE; /* no-ops for KVM */
+    case DOP_TW:
+    case DOP_TWI:
         /* the trap condition held (Unicorn trapped): program interrupt */
         sh_set(c, KVM_SH_ESR, ESR_PTR);
         c->pc = pc;
         booke_deliver(c, BOOKE_IRQ_PROGRAM);
         return EMUL_JUMPED;
-    default:
-        return EMUL_FAIL;
+    default: return EMUL_FAIL;
     }
 }

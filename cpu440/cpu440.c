@@ -12,7 +12,7 @@
 /* Effective addresses of the host pages an exit handler touches outside
  * the pinned lowmem entry: kvm.ko lives in vmalloc space; QEMU in user
  * space (heavy exits only). */
-#define HOST_KVM_EA 0xd1000000u
+#define HOST_KVM_EA  0xd1000000u
 #define HOST_QEMU_EA 0x10000000u
 
 void cpu440_config_default(cpu440_config *c)
@@ -41,17 +41,16 @@ void cpu440_config_default(cpu440_config *c)
 uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz)
 {
     static const uint16_t k_usec[EXIT__COUNT] = {
-        [EXIT_MMIO] = 47,     [EXIT_DCR] = 41,       [EXIT_SIGNAL] = 66,
-        [EXIT_ITLBREAL] = 13, [EXIT_ITLBVIRT] = 21,  [EXIT_DTLBREAL] = 13,
-        [EXIT_DTLBVIRT] = 22, [EXIT_SYSCALL] = 11,   [EXIT_ISI] = 11,
-        [EXIT_DSI] = 11,      [EXIT_EMULINST] = 12,  [EXIT_EMUL_WAIT] = 12,
-        [EXIT_EMUL_WRTEE] = 12, [EXIT_EMUL_MTSPR] = 12,
-        [EXIT_EMUL_MFSPR] = 12, [EXIT_EMUL_MTMSR] = 12,
-        [EXIT_EMUL_MFMSR] = 12, [EXIT_EMUL_TLBSX] = 12,
-        [EXIT_EMUL_TLBWE] = 12, [EXIT_EMUL_RFI] = 12, [EXIT_DEC] = 50,
-        [EXIT_EXTINT] = 33,   [EXIT_HALT] = 0,       [EXIT_USR_PR_INST] = 11,
-        [EXIT_FP_UNAVAIL] = 11, [EXIT_DEBUG] = 11,   [EXIT_TIMEINGUEST] = 0,
-        [EXIT_DTLBPV] = 20,   [EXIT_HCALL] = 19,
+        [EXIT_MMIO] = 47,       [EXIT_DCR] = 41,        [EXIT_SIGNAL] = 66,
+        [EXIT_ITLBREAL] = 13,   [EXIT_ITLBVIRT] = 21,   [EXIT_DTLBREAL] = 13,
+        [EXIT_DTLBVIRT] = 22,   [EXIT_SYSCALL] = 11,    [EXIT_ISI] = 11,
+        [EXIT_DSI] = 11,        [EXIT_EMULINST] = 12,   [EXIT_EMUL_WAIT] = 12,
+        [EXIT_EMUL_WRTEE] = 12, [EXIT_EMUL_MTSPR] = 12, [EXIT_EMUL_MFSPR] = 12,
+        [EXIT_EMUL_MTMSR] = 12, [EXIT_EMUL_MFMSR] = 12, [EXIT_EMUL_TLBSX] = 12,
+        [EXIT_EMUL_TLBWE] = 12, [EXIT_EMUL_RFI] = 12,   [EXIT_DEC] = 50,
+        [EXIT_EXTINT] = 33,     [EXIT_HALT] = 0,        [EXIT_USR_PR_INST] = 11,
+        [EXIT_FP_UNAVAIL] = 11, [EXIT_DEBUG] = 11,      [EXIT_TIMEINGUEST] = 0,
+        [EXIT_DTLBPV] = 20,     [EXIT_HCALL] = 19,
     };
     return (uint32_t)(k_usec[t] * (tb_hz / 1000000u));
 }
@@ -86,9 +85,8 @@ static uint64_t next_arrival(cpu440 *c, double hz)
 
 static void reschedule(cpu440 *c, uint64_t t)
 {
-    uint64_t period = c->c.host_tick_hz > 0
-                          ? ticks(c, 1.0 / c->c.host_tick_hz)
-                          : UINT64_MAX / 4;
+    uint64_t period = c->c.host_tick_hz > 0 ? ticks(c, 1.0 / c->c.host_tick_hz)
+                                            : UINT64_MAX / 4;
     while (c->next_host_tick <= t)
         c->next_host_tick += period;
     while (c->next_extint <= t)
@@ -147,10 +145,14 @@ static void exit_begin(cpu440 *c, exit_type t, unsigned irq, uint32_t pc,
     c->in_exit = true;
     c->type = t;
     c->extra_ticks = 0;
-    c->pend[0] = (trace_rec){.kind = TREC_EXIT, .type = (uint8_t)t,
+    c->pend[0] = (trace_rec){.kind = TREC_EXIT,
+                             .type = (uint8_t)t,
                              .irq = (uint8_t)irq,
                              .flags = guest_pr(c) ? TRF_GUEST_PR : 0,
-                             .pc = pc, .inst = inst, .addr = addr, .tb = now};
+                             .pc = pc,
+                             .inst = inst,
+                             .addr = addr,
+                             .tb = now};
     c->npend = 1;
     booke_dec_check(c, now);
 }
@@ -213,10 +215,10 @@ static void mirror_sync(cpu440 *c)
     unsigned hw = tlb440_hwater(c->tlb);
     for (unsigned s = 0; s <= hw; s++) {
         mirror_slot d = desired(c, s), *m = &c->uni[s];
-        bool same = d.valid == m->valid &&
-                    (!d.valid || (d.ea == m->ea && d.pa == m->pa &&
-                                  d.tid == m->tid && d.x == m->x &&
-                                  d.w == m->w));
+        bool same =
+            d.valid == m->valid &&
+            (!d.valid || (d.ea == m->ea && d.pa == m->pa && d.tid == m->tid &&
+                          d.x == m->x && d.w == m->w));
         if (!same) {
             if (d.valid)
                 iss_tlb_set(c->iss, s, d.ea, d.pa, d.tid, d.x, d.w);
@@ -224,13 +226,17 @@ static void mirror_sync(cpu440 *c)
                 iss_tlb_clear(c->iss, s);
             const tlb440_entry *e = tlb440_utlb(c->tlb, s);
             if (d.valid && tlbw_ts(e->w0) == 1) {
-                trace_rec r = {.kind = TREC_STLB_WRITE, .type = (uint8_t)s,
-                               .irq = (uint8_t)e->tid, .pc = e->w0,
-                               .inst = e->w1, .addr = e->w2,
+                trace_rec r = {.kind = TREC_STLB_WRITE,
+                               .type = (uint8_t)s,
+                               .irq = (uint8_t)e->tid,
+                               .pc = e->w0,
+                               .inst = e->w1,
+                               .addr = e->w2,
                                .tb = cpu_tb_now(c)};
                 cpu_record_state(c, &r);
             } else if (m->valid && !d.valid) {
-                trace_rec r = {.kind = TREC_STLB_INVAL, .type = (uint8_t)s,
+                trace_rec r = {.kind = TREC_STLB_INVAL,
+                               .type = (uint8_t)s,
                                .tb = cpu_tb_now(c)};
                 cpu_record_state(c, &r);
             }
@@ -274,8 +280,8 @@ static void exit_end(cpu440 *c)
     /* kvmppc_handle_exit checks signal_pending after a light exit: a
      * signal that arrived by then makes it a SIGNAL exit to user space */
     if (!heavy && c->next_signal <= c->pend[0].tb +
-                                       cpu440_flat_ticks(t, c->c.tb_hz) +
-                                       c->extra_ticks) {
+                                        cpu440_flat_ticks(t, c->c.tb_hz) +
+                                        c->extra_ticks) {
         t = EXIT_SIGNAL;
         heavy = true;
         c->next_signal = c->pend[0].tb + 1; /* consumed; rescheduled below */
@@ -287,8 +293,8 @@ static void exit_end(cpu440 *c)
     trace_rec *r = &c->pend[0];
     r->type = (uint8_t)t;
     r->handler = (uint32_t)h;
-    r->flags |= TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN |
-                (heavy ? TRF_USERSPACE : 0);
+    r->flags |=
+        TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN | (heavy ? TRF_USERSPACE : 0);
     c->tb_entry = r->tb + h;
     c->icount_entry = c->icount;
     c->in_exit = false;
@@ -467,8 +473,7 @@ static void on_illegal(cpu440 *c, uint32_t pc)
 {
     uint32_t inst = fetch(c, pc);
     decode_op op = decode(inst);
-    if (decode_is_fp(op) && (guest_msr(c) & MSR_FP) &&
-        fp_execute(c, inst, op))
+    if (decode_is_fp(op) && (guest_msr(c) & MSR_FP) && fp_execute(c, inst, op))
         return; /* executed natively on a 440 with an FPU: no exit */
     if (decode_is_fp(op) && !(guest_msr(c) & MSR_FP)) {
         exit_begin(c, EXIT_FP_UNAVAIL, BOOKE_IRQ_FP_UNAVAIL, pc, inst, 0);
@@ -555,8 +560,10 @@ static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
 static void inconsistent(cpu440 *c, const char *what, uint32_t ea)
 {
     if (c->err == SIM_OK)
-        c->err = sim_fail(SIM_ERR_CHECK, "cpu440: %s miss at 0x%08x that "
-                          "the shadow TLB says is mapped", what, ea);
+        c->err = sim_fail(SIM_ERR_CHECK,
+                          "cpu440: %s miss at 0x%08x that "
+                          "the shadow TLB says is mapped",
+                          what, ea);
 }
 
 static void on_dtlb(cpu440 *c, uint32_t pc)
@@ -632,8 +639,10 @@ static void on_itlb(cpu440 *c, uint32_t pc)
         if (k == TLB440_HIT)
             inconsistent(c, "instruction TLB", pc);
         else if (c->err == SIM_OK)
-            c->err = sim_fail(SIM_ERR_CHECK, "cpu440: guest executes "
-                              "outside RAM at 0x%08x", pc);
+            c->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: guest executes "
+                              "outside RAM at 0x%08x",
+                              pc);
         exit_begin(c, EXIT_ITLBVIRT, BOOKE_IRQ_ITLB_MISS, pc, 0, pc);
         break;
     }
@@ -682,8 +691,10 @@ static void hk_intr(void *ctx, unsigned intno, uint32_t upc)
     case ISS_INT_ISI: on_isi(c, pc); break;
     default:
         if (c->err == SIM_OK)
-            c->err = sim_fail(SIM_ERR_CHECK, "cpu440: unexpected Unicorn "
-                              "interrupt %u at 0x%08x", intno, pc);
+            c->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: unexpected Unicorn "
+                              "interrupt %u at 0x%08x",
+                              intno, pc);
         iss_stop(c->iss);
         break;
     }
@@ -751,19 +762,24 @@ sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
     *out = NULL;
     if (cfg->tb_hz < 1000000u || cfg->guest_cpi < 1 || cfg->think_s < 0 ||
         cfg->host_tick_hz < 0 || cfg->extint_hz < 0 || cfg->signal_hz < 0)
-        return sim_fail(SIM_ERR_RANGE, "cpu440: configuration out of range "
+        return sim_fail(SIM_ERR_RANGE,
+                        "cpu440: configuration out of range "
                         "(timebase >= 1 MHz, CPI >= 1, rates >= 0)");
     cpu440 *c = calloc(1, sizeof *c);
     if (!c)
         return sim_fail(SIM_ERR_NOMEM, "cpu440: out of memory");
     c->c = *cfg;
-    iss_hooks h = {.ctx = c, .intr = hk_intr, .block = hk_block,
-                   .insn = hk_insn, .mmio_read = hk_mmio_read,
+    iss_hooks h = {.ctx = c,
+                   .intr = hk_intr,
+                   .block = hk_block,
+                   .insn = hk_insn,
+                   .mmio_read = hk_mmio_read,
                    .mmio_write = hk_mmio_write};
     iss_config ic = {.ram_bytes = cfg->ram_bytes};
     sim_err e = iss_open(&c->iss, &ic, &h);
     if (e == SIM_OK) {
-        tlb440_config tc = {.gtlb_entries = 64, .utlb_entries = 64,
+        tlb440_config tc = {.gtlb_entries = 64,
+                            .utlb_entries = 64,
                             .utlb_pinned = 1,
                             .guest_ram_bytes = cfg->ram_bytes};
         e = tlb440_new(&c->tlb, &tc);
@@ -791,9 +807,10 @@ sim_err cpu440_load(cpu440 *c, uint32_t pa, uint32_t ea, const void *img,
                     size_t len)
 {
     if (pa > c->c.ram_bytes || len > c->c.ram_bytes - pa)
-        return sim_fail(SIM_ERR_RANGE, "cpu440: image of %zu bytes at "
-                        "0x%08x does not fit %u bytes of RAM", len, pa,
-                        c->c.ram_bytes);
+        return sim_fail(SIM_ERR_RANGE,
+                        "cpu440: image of %zu bytes at "
+                        "0x%08x does not fit %u bytes of RAM",
+                        len, pa, c->c.ram_bytes);
     memcpy(iss_ram(c->iss) + pa, img, len);
     const uint8_t *p = img;
     for (size_t i = 0; i + 4 <= len; i += 4) {
@@ -810,7 +827,10 @@ sim_err cpu440_load(cpu440 *c, uint32_t pa, uint32_t ea, const void *img,
     return SIM_OK;
 }
 
-void cpu440_set_sink(cpu440 *c, const cpu440_sink *sink) { c->sink = *sink; }
+void cpu440_set_sink(cpu440 *c, const cpu440_sink *sink)
+{
+    c->sink = *sink;
+}
 
 void cpu440_set_console(cpu440 *c, void (*fn)(void *, int), void *ctx)
 {
@@ -872,8 +892,9 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     }
     if (c->err != SIM_OK)
         return c->err;
-    *end = c->poweroff ? CPU440_POWEROFF
-                       : c->stop_asked ? CPU440_STOPPED : CPU440_LIMIT;
+    *end = c->poweroff     ? CPU440_POWEROFF
+           : c->stop_asked ? CPU440_STOPPED
+                           : CPU440_LIMIT;
     return SIM_OK;
 }
 

@@ -24,22 +24,22 @@
 typedef struct cpu440 cpu440;
 
 typedef struct cpu440_config {
-    uint32_t ram_bytes;   /* guest RAM at physical 0 (default 32 MiB) */
-    uint64_t tb_hz;       /* timebase = core clock (default 667 MHz) */
+    uint32_t ram_bytes; /* guest RAM at physical 0 (default 32 MiB) */
+    uint64_t tb_hz;     /* timebase = core clock (default 667 MHz) */
     /* Host interrupt arrivals per simulated second. One arriving while the
      * guest runs is an exit; one arriving during an exit is serviced
      * inside it (no exit), except a signal, which turns a light exit in
      * progress into SIGNAL. Defaults reproduce the seed's exit rates at its
      * ~5.4% guest-time share (see cpu440_config_default). */
-    double host_tick_hz;  /* host timer ticks (DEC exits), default 1565 */
-    double extint_hz;     /* external interrupts (EXTINT), default 324 */
-    double signal_hz;     /* signals to the vcpu thread (SIGNAL), def. 3.14 */
+    double host_tick_hz; /* host timer ticks (DEC exits), default 1565 */
+    double extint_hz;    /* external interrupts (EXTINT), default 324 */
+    double signal_hz;    /* signals to the vcpu thread (SIGNAL), def. 3.14 */
     /* Host pages the exit handlers touch outside the pinned lowmem entry
      * (kvm.ko text/data in vmalloc space; QEMU for heavy exits): each miss
      * takes a UTLB slot from the shared round-robin index. */
     unsigned host_pages_light; /* default 6 */
     unsigned host_pages_heavy; /* default 24 */
-    double think_s;  /* delay before each scripted console line (0.02 s) */
+    double think_s;     /* delay before each scripted console line (0.02 s) */
     unsigned guest_cpi; /* timebase ticks per guest instruction (1) */
 } cpu440_config;
 
@@ -62,8 +62,7 @@ SIM_MUST_CHECK sim_err cpu440_load(cpu440 *cpu, uint32_t pa, uint32_t ea,
                                    const void *img, size_t len);
 void cpu440_set_sink(cpu440 *cpu, const cpu440_sink *sink);
 /* Console: bytes the guest writes to the UART go to fn (may be NULL). */
-void cpu440_set_console(cpu440 *cpu, void (*fn)(void *ctx, int ch),
-                        void *ctx);
+void cpu440_set_console(cpu440 *cpu, void (*fn)(void *ctx, int ch), void *ctx);
 /* Lines typed on the console, each offered think_s after the guest has
  * consumed the previous one (or after boot for the first). Copied. */
 SIM_MUST_CHECK sim_err cpu440_set_input(cpu440 *cpu, const char *text);
@@ -79,9 +78,9 @@ typedef struct cpu440_limits {
 
 /* Why cpu440_run returned. */
 typedef enum cpu440_end {
-    CPU440_POWEROFF,  /* the guest powered off */
-    CPU440_LIMIT,     /* max_exits / max_seconds reached */
-    CPU440_STOPPED,   /* lim->stop returned true */
+    CPU440_POWEROFF, /* the guest powered off */
+    CPU440_LIMIT,    /* max_exits / max_seconds reached */
+    CPU440_STOPPED,  /* lim->stop returned true */
 } cpu440_end;
 
 /* Runs the guest from its reset state (pc 0, guest supervisor mode) and
@@ -92,13 +91,13 @@ SIM_MUST_CHECK sim_err cpu440_run(cpu440 *cpu, const cpu440_limits *lim,
 typedef struct cpu440_counters {
     uint64_t exits;
     uint64_t by_type[EXIT__COUNT];
-    uint64_t guest_insns;  /* guest instructions executed (block counts) */
-    uint64_t tb;           /* simulated timebase now */
-    uint64_t stub_runs;    /* shadow TLB updates carried into Unicorn */
-    uint64_t shadow_maps;  /* kvmppc_mmu_map calls */
-    uint64_t host_fills;   /* host TLB misses taking a UTLB slot */
+    uint64_t guest_insns; /* guest instructions executed (block counts) */
+    uint64_t tb;          /* simulated timebase now */
+    uint64_t stub_runs;   /* shadow TLB updates carried into Unicorn */
+    uint64_t shadow_maps; /* kvmppc_mmu_map calls */
+    uint64_t host_fills;  /* host TLB misses taking a UTLB slot */
     uint64_t host_evicted_guest;
-    uint64_t mftb;         /* timebase reads emulated */
+    uint64_t mftb; /* timebase reads emulated */
 } cpu440_counters;
 void cpu440_get_counters(const cpu440 *cpu, cpu440_counters *out);
 

@@ -24,35 +24,69 @@
 #define ESR_PIL 0x08000000u
 #define ESR_PPR 0x04000000u
 #define ESR_PTR 0x02000000u
-#define ESR_ST 0x00800000u
+#define ESR_ST  0x00800000u
 /* TSR / TCR */
 #define TSR_DIS 0x08000000u
 #define TCR_DIE 0x04000000u
 #define TCR_ARE 0x00400000u
 /* MMUCR */
-#define MMUCR_STS 0x00010000u
+#define MMUCR_STS  0x00010000u
 #define MMUCR_STID 0x000000ffu
 
 /* SPR numbers (asm/reg.h, reg_booke.h) */
 enum {
-    SPR_XER = 1, SPR_LR = 8, SPR_CTR = 9, SPR_DEC = 22, SPR_SRR0 = 26,
-    SPR_SRR1 = 27, SPR_PID = 48, SPR_DECAR = 54, SPR_CSRR0 = 58,
-    SPR_CSRR1 = 59, SPR_DEAR = 61, SPR_ESR = 62, SPR_IVPR = 63,
-    SPR_USPRG0 = 256, SPR_SPRG4R = 260, SPR_SPRG7R = 263, SPR_TBRL = 268,
-    SPR_TBRU = 269, SPR_SPRG0 = 272, SPR_SPRG3 = 275, SPR_SPRG4 = 276,
-    SPR_SPRG7 = 279, SPR_TBWL = 284, SPR_TBWU = 285, SPR_PIR = 286,
-    SPR_PVR = 287, SPR_DBSR = 304, SPR_DBCR0 = 308, SPR_DBCR1 = 309,
-    SPR_DBCR2 = 310, SPR_TSR = 336, SPR_TCR = 340, SPR_IVOR0 = 400,
-    SPR_IVOR15 = 415, SPR_CCR1 = 888, SPR_MMUCR = 946, SPR_CCR0 = 947,
+    SPR_XER = 1,
+    SPR_LR = 8,
+    SPR_CTR = 9,
+    SPR_DEC = 22,
+    SPR_SRR0 = 26,
+    SPR_SRR1 = 27,
+    SPR_PID = 48,
+    SPR_DECAR = 54,
+    SPR_CSRR0 = 58,
+    SPR_CSRR1 = 59,
+    SPR_DEAR = 61,
+    SPR_ESR = 62,
+    SPR_IVPR = 63,
+    SPR_USPRG0 = 256,
+    SPR_SPRG4R = 260,
+    SPR_SPRG7R = 263,
+    SPR_TBRL = 268,
+    SPR_TBRU = 269,
+    SPR_SPRG0 = 272,
+    SPR_SPRG3 = 275,
+    SPR_SPRG4 = 276,
+    SPR_SPRG7 = 279,
+    SPR_TBWL = 284,
+    SPR_TBWU = 285,
+    SPR_PIR = 286,
+    SPR_PVR = 287,
+    SPR_DBSR = 304,
+    SPR_DBCR0 = 308,
+    SPR_DBCR1 = 309,
+    SPR_DBCR2 = 310,
+    SPR_TSR = 336,
+    SPR_TCR = 340,
+    SPR_IVOR0 = 400,
+    SPR_IVOR15 = 415,
+    SPR_CCR1 = 888,
+    SPR_MMUCR = 946,
+    SPR_CCR0 = 947,
 };
 
 /* DCRs: the UIC0 block (ppc4xx UIC), CPR0's address/data pair (served
  * inside KVM), and a simulator power-off register. */
 enum {
-    DCR_CPR0_ADDR = 0x00c, DCR_CPR0_DATA = 0x00d,
-    DCR_UIC0_SR = 0x0c0, DCR_UIC0_ER = 0x0c2, DCR_UIC0_CR = 0x0c3,
-    DCR_UIC0_PR = 0x0c4, DCR_UIC0_TR = 0x0c5, DCR_UIC0_MSR = 0x0c6,
-    DCR_UIC0_VR = 0x0c7, DCR_UIC0_VCR = 0x0c8,
+    DCR_CPR0_ADDR = 0x00c,
+    DCR_CPR0_DATA = 0x00d,
+    DCR_UIC0_SR = 0x0c0,
+    DCR_UIC0_ER = 0x0c2,
+    DCR_UIC0_CR = 0x0c3,
+    DCR_UIC0_PR = 0x0c4,
+    DCR_UIC0_TR = 0x0c5,
+    DCR_UIC0_MSR = 0x0c6,
+    DCR_UIC0_VR = 0x0c7,
+    DCR_UIC0_VCR = 0x0c8,
     DCR_POWEROFF = 0x0f0,
 };
 #define UIC_UART_BIT 0x80000000u /* UIC0 input 0 */
@@ -72,10 +106,10 @@ typedef struct uic {
 
 /* What an emulation did (kernel enum emulation_result). */
 typedef enum emul {
-    EMUL_DONE,     /* advance past the instruction */
-    EMUL_JUMPED,   /* the PC was set (rfi, delivered interrupt) */
-    EMUL_DCR_HEAVY,/* a DCR access that went to user space */
-    EMUL_FAIL,     /* not emulated: a program interrupt is queued */
+    EMUL_DONE,      /* advance past the instruction */
+    EMUL_JUMPED,    /* the PC was set (rfi, delivered interrupt) */
+    EMUL_DCR_HEAVY, /* a DCR access that went to user space */
+    EMUL_FAIL,      /* not emulated: a program interrupt is queued */
 } emul;
 
 /* The Unicorn slot contents that mirror a UTLB slot. */
@@ -102,13 +136,13 @@ struct cpu440 {
     uint64_t fpr[32];
 
     /* the current exit */
-    uint32_t pc;   /* where the guest resumes */
-    uint32_t upc;  /* where Unicorn resumes unless told otherwise */
+    uint32_t pc;  /* where the guest resumes */
+    uint32_t upc; /* where Unicorn resumes unless told otherwise */
     bool in_exit;
     exit_type type;
     uint32_t extra_ticks; /* idle time of EMUL_WAIT */
     bool poweroff;
-    sim_err err;   /* first error inside a hook */
+    sim_err err; /* first error inside a hook */
 
     /* time: tb = tb_entry + (icount - icount_entry) * cpi while in guest */
     uint64_t icount, icount_entry, tb_entry;

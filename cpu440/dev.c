@@ -6,10 +6,10 @@
 
 #include "cpu440_priv.h"
 
-#define LSR_DR 0x01u
+#define LSR_DR   0x01u
 #define LSR_THRE 0x20u
 #define LSR_TEMT 0x40u
-#define IER_RDI 0x01u
+#define IER_RDI  0x01u
 
 static bool uart_irq(const cpu440 *c)
 {

@@ -11,37 +11,37 @@
 
 /* Every uc_* call goes through one of these: the error is named with
  * uc_strerror and the call that failed. */
-#define UC_TRY(call)                                                        \
-    do {                                                                    \
-        uc_err uc_e_ = (call);                                              \
-        if (uc_e_ != UC_ERR_OK)                                             \
-            return sim_fail(SIM_ERR_UNSUPP, "unicorn: %s: %s", #call,       \
-                            uc_strerror(uc_e_));                            \
+#define UC_TRY(call)                                                           \
+    do {                                                                       \
+        uc_err uc_e_ = (call);                                                 \
+        if (uc_e_ != UC_ERR_OK)                                                \
+            return sim_fail(SIM_ERR_UNSUPP, "unicorn: %s: %s", #call,          \
+                            uc_strerror(uc_e_));                               \
     } while (0)
 /* In hooks there is nobody to return an error to: a failing uc_* call
  * there is a broken invariant of the harness. */
-#define UC_MUST(call)                                                       \
-    do {                                                                    \
-        uc_err uc_e_ = (call);                                              \
-        if (uc_e_ != UC_ERR_OK) {                                           \
-            fprintf(stderr, "cpu440: unicorn: %s: %s\n", #call,             \
-                    uc_strerror(uc_e_));                                    \
-            abort();                                                        \
-        }                                                                   \
+#define UC_MUST(call)                                                          \
+    do {                                                                       \
+        uc_err uc_e_ = (call);                                                 \
+        if (uc_e_ != UC_ERR_OK) {                                              \
+            fprintf(stderr, "cpu440: unicorn: %s: %s\n", #call,                \
+                    uc_strerror(uc_e_));                                       \
+            abort();                                                           \
+        }                                                                      \
     } while (0)
 
-#define PAGE 4096u
-#define MSR_GUEST 0x4030u /* PR | IR | DR: every guest access translated */
+#define PAGE          4096u
+#define MSR_GUEST     0x4030u /* PR | IR | DR: every guest access translated */
 #define ZPR_CHECK_TLB 0x40000000u /* zone 0 = 01: permissions from the TLB */
-#define STUB_TABLE 0x400u         /* command table offset in the stub page */
-#define STUB_MAX_OPS ((PAGE - STUB_TABLE) / 16u)
+#define STUB_TABLE    0x400u      /* command table offset in the stub page */
+#define STUB_MAX_OPS  ((PAGE - STUB_TABLE) / 16u)
 
 /* 405 TLB word layout (QEMU target/ppc/mmu_helper.c PPC4XX_TLB*): these are
  * Unicorn's internal words, not the 440's (those are model/tlbword.h). */
-#define T405_HI_V 0x40u
+#define T405_HI_V       0x40u
 #define T405_HI_SIZE_4K (1u << 7)
-#define T405_LO_EX 0x200u
-#define T405_LO_WR 0x100u
+#define T405_LO_EX      0x200u
+#define T405_LO_WR      0x100u
 
 struct iss {
     uc_engine *uc;
@@ -103,13 +103,18 @@ static void stub_write(uint8_t *p)
     uint32_t code[] = {
         enc_mtspr(944, 9), /* ZPR */
         enc_mtspr(9, 4),   /* CTR */
-        enc_lwz(5, 0, 3),  enc_lwz(6, 4, 3), enc_lwz(7, 8, 3),
-        enc_lwz(8, 12, 3), enc_mtspr(945, 8), /* PID = tid */
-        enc_tlbwe(6, 5, 0), enc_tlbwe(7, 5, 1), enc_tlbwe(6, 5, 0),
+        enc_lwz(5, 0, 3),
+        enc_lwz(6, 4, 3),
+        enc_lwz(7, 8, 3),
+        enc_lwz(8, 12, 3),
+        enc_mtspr(945, 8), /* PID = tid */
+        enc_tlbwe(6, 5, 0),
+        enc_tlbwe(7, 5, 1),
+        enc_tlbwe(6, 5, 0),
         enc_addi(3, 3, 16),
         k_bdnz | ((uint32_t)(-9 * 4) & 0xfffcu), /* to the first lwz */
-        enc_mtspr(945, 10),                       /* PID = shadow PID */
-        0x44000002u,                              /* sc: back to us */
+        enc_mtspr(945, 10),                      /* PID = shadow PID */
+        0x44000002u,                             /* sc: back to us */
     };
     for (size_t i = 0; i < sizeof code / sizeof code[0]; i++)
         put_be32(p + 4 * i, code[i]);
@@ -117,7 +122,7 @@ static void stub_write(uint8_t *p)
 
 #define NSAVED 10
 static const int k_saved_regs[NSAVED] = {
-    UC_PPC_REG_3, UC_PPC_REG_4, UC_PPC_REG_5,   UC_PPC_REG_6, UC_PPC_REG_7,
+    UC_PPC_REG_3, UC_PPC_REG_4, UC_PPC_REG_5,  UC_PPC_REG_6,   UC_PPC_REG_7,
     UC_PPC_REG_8, UC_PPC_REG_9, UC_PPC_REG_10, UC_PPC_REG_CTR, UC_PPC_REG_PC};
 
 static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
@@ -138,7 +143,7 @@ static void after_hook(iss *s)
             for (unsigned k = 0; k < 4; k++)
                 put_be32(s->stub + STUB_TABLE + 16 * i + 4 * k, s->ops[i][k]);
         uint32_t v[8] = {s->stub_pa + STUB_TABLE, s->nops, 0, 0, 0, 0,
-                         ZPR_CHECK_TLB, s->pid};
+                         ZPR_CHECK_TLB,           s->pid};
         void *pv[8];
         for (int i = 0; i < 8; i++)
             pv[i] = &v[i];
@@ -215,16 +220,15 @@ static void hook_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
     after_hook(s);
 }
 
-static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size,
-                          void *ud)
+static uint64_t mmio_read(uc_engine *uc, uint64_t off, unsigned size, void *ud)
 {
     (void)uc;
     iss *s = ud;
     return s->h.mmio_read ? s->h.mmio_read(s->h.ctx, (uint32_t)off, size) : 0;
 }
 
-static void mmio_write(uc_engine *uc, uint64_t off, unsigned size,
-                       uint64_t v, void *ud)
+static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t v,
+                       void *ud)
 {
     (void)uc;
     iss *s = ud;
@@ -237,8 +241,7 @@ static sim_err map_regions(iss *s)
 {
     UC_TRY(uc_mem_map_ptr(s->uc, 0, s->ram_bytes, UC_PROT_ALL, s->ram));
     UC_TRY(uc_mem_map_ptr(s->uc, s->stub_pa, PAGE, UC_PROT_ALL, s->stub));
-    UC_TRY(uc_mmio_map(s->uc, ISS_UART_PA, PAGE, mmio_read, s, mmio_write,
-                       s));
+    UC_TRY(uc_mmio_map(s->uc, ISS_UART_PA, PAGE, mmio_read, s, mmio_write, s));
     UC_TRY(uc_mem_map_ptr(s->uc, ISS_MAGIC_PA, PAGE, UC_PROT_ALL, s->magic));
     /* Presence regions: the rest of the effective-address space, backed by
      * one untouched reservation (both regions alias it; nothing reaches it
@@ -250,8 +253,10 @@ static sim_err map_regions(iss *s)
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (s->presence == MAP_FAILED) {
         s->presence = NULL;
-        return sim_fail(SIM_ERR_NOMEM, "cpu440: cannot reserve %zu bytes "
-                        "of address space", s->presence_bytes);
+        return sim_fail(SIM_ERR_NOMEM,
+                        "cpu440: cannot reserve %zu bytes "
+                        "of address space",
+                        s->presence_bytes);
     }
     UC_TRY(uc_mem_map_ptr(s->uc, lo1, hi1 - lo1, UC_PROT_ALL, s->presence));
     UC_TRY(uc_mem_map_ptr(s->uc, lo2, hi2 - lo2, UC_PROT_ALL, s->presence));
@@ -261,9 +266,9 @@ static sim_err map_regions(iss *s)
 sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
 {
     *out = NULL;
-    if (c->ram_bytes == 0 || c->ram_bytes % PAGE ||
-        c->ram_bytes > 0x40000000u)
-        return sim_fail(SIM_ERR_RANGE, "cpu440: guest RAM of %u bytes: "
+    if (c->ram_bytes == 0 || c->ram_bytes % PAGE || c->ram_bytes > 0x40000000u)
+        return sim_fail(SIM_ERR_RANGE,
+                        "cpu440: guest RAM of %u bytes: "
                         "expected a multiple of 4 KiB up to 1 GiB",
                         c->ram_bytes);
     iss *s = calloc(1, sizeof *s);
@@ -278,8 +283,10 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
     s->magic = aligned_alloc(PAGE, PAGE);
     if (!s->ram || !s->stub || !s->magic) {
         iss_close(s);
-        return sim_fail(SIM_ERR_NOMEM, "cpu440: out of memory for %u bytes "
-                        "of guest RAM", c->ram_bytes);
+        return sim_fail(SIM_ERR_NOMEM,
+                        "cpu440: out of memory for %u bytes "
+                        "of guest RAM",
+                        c->ram_bytes);
     }
     memset(s->ram, 0, c->ram_bytes);
     memset(s->stub, 0, PAGE);
@@ -287,7 +294,8 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
     stub_write(s->stub);
 
     sim_err e = SIM_OK;
-    uc_err ue = uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN, &s->uc);
+    uc_err ue =
+        uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN, &s->uc);
     if (ue != UC_ERR_OK) {
         s->uc = NULL;
         e = sim_fail(SIM_ERR_UNSUPP, "unicorn: uc_open(PPC32 big-endian): %s",
@@ -336,9 +344,18 @@ void iss_close(iss *s)
     free(s);
 }
 
-uint8_t *iss_ram(iss *s) { return s->ram; }
-uint32_t iss_ram_bytes(const iss *s) { return s->ram_bytes; }
-uint8_t *iss_magic(iss *s) { return s->magic; }
+uint8_t *iss_ram(iss *s)
+{
+    return s->ram;
+}
+uint32_t iss_ram_bytes(const iss *s)
+{
+    return s->ram_bytes;
+}
+uint8_t *iss_magic(iss *s)
+{
+    return s->magic;
+}
 
 sim_err iss_run(iss *s, uint32_t pc)
 {
@@ -354,13 +371,22 @@ sim_err iss_run(iss *s, uint32_t pc)
     UC_TRY(uc_emu_start(s->uc, begin, s->halt_pa, 0, 0));
     if (s->in_stub)
         return sim_fail(SIM_ERR_CHECK, "cpu440: Unicorn stopped inside the "
-                        "TLB stub");
+                                       "TLB stub");
     return SIM_OK;
 }
 
-void iss_stop(iss *s) { s->stop = true; }
-uint32_t iss_resume_pc(const iss *s) { return s->resume_pc; }
-bool iss_stopped(const iss *s) { return s->stop; }
+void iss_stop(iss *s)
+{
+    s->stop = true;
+}
+uint32_t iss_resume_pc(const iss *s)
+{
+    return s->resume_pc;
+}
+bool iss_stopped(const iss *s)
+{
+    return s->stop;
+}
 
 static uint32_t reg_get(iss *s, int id)
 {
@@ -373,20 +399,40 @@ static void reg_set(iss *s, int id, uint32_t v)
     UC_MUST(uc_reg_write(s->uc, id, &v));
 }
 
-uint32_t iss_gpr(iss *s, unsigned n) { return reg_get(s, UC_PPC_REG_0 + (int)n); }
+uint32_t iss_gpr(iss *s, unsigned n)
+{
+    return reg_get(s, UC_PPC_REG_0 + (int)n);
+}
 void iss_set_gpr(iss *s, unsigned n, uint32_t v)
 {
     reg_set(s, UC_PPC_REG_0 + (int)n, v);
 }
-uint32_t iss_pc(iss *s) { return reg_get(s, UC_PPC_REG_PC); }
-void iss_set_pc(iss *s, uint32_t pc) { reg_set(s, UC_PPC_REG_PC, pc); }
-uint32_t iss_cr(iss *s) { return reg_get(s, UC_PPC_REG_CR); }
-void iss_set_cr(iss *s, uint32_t cr) { reg_set(s, UC_PPC_REG_CR, cr); }
-uint32_t iss_xer(iss *s) { return reg_get(s, UC_PPC_REG_XER); }
-void iss_set_xer(iss *s, uint32_t v) { reg_set(s, UC_PPC_REG_XER, v); }
+uint32_t iss_pc(iss *s)
+{
+    return reg_get(s, UC_PPC_REG_PC);
+}
+void iss_set_pc(iss *s, uint32_t pc)
+{
+    reg_set(s, UC_PPC_REG_PC, pc);
+}
+uint32_t iss_cr(iss *s)
+{
+    return reg_get(s, UC_PPC_REG_CR);
+}
+void iss_set_cr(iss *s, uint32_t cr)
+{
+    reg_set(s, UC_PPC_REG_CR, cr);
+}
+uint32_t iss_xer(iss *s)
+{
+    return reg_get(s, UC_PPC_REG_XER);
+}
+void iss_set_xer(iss *s, uint32_t v)
+{
+    reg_set(s, UC_PPC_REG_XER, v);
+}
 
-static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
-                  unsigned tid)
+static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
 {
     if (s->nops == STUB_MAX_OPS) {
         /* More writes from one hook than the table holds: only a flush of
@@ -402,8 +448,8 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
     s->nops++;
 }
 
-void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
-                 unsigned tid, bool exec, bool write)
+void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa, unsigned tid,
+                 bool exec, bool write)
 {
     queue(s, slot, (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V,
           (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
@@ -424,7 +470,10 @@ void iss_set_pid(iss *s, unsigned pid)
     }
 }
 
-uint64_t iss_stub_runs(const iss *s) { return s->stub_runs; }
+uint64_t iss_stub_runs(const iss *s)
+{
+    return s->stub_runs;
+}
 
 sim_err iss_hook_insn(iss *s, uint32_t ea)
 {

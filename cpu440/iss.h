@@ -41,9 +41,9 @@ enum {
 };
 
 /* Physical layout of Unicorn's regions. */
-#define ISS_UART_PA 0xef600000u  /* 4 KiB device page (uc_mmio_map) */
-#define ISS_MAGIC_PA 0xfffff000u /* PV magic page, EA = PA = -4096 */
-#define ISS_TLB_SLOTS 64         /* the 405/440 UTLB */
+#define ISS_UART_PA   0xef600000u /* 4 KiB device page (uc_mmio_map) */
+#define ISS_MAGIC_PA  0xfffff000u /* PV magic page, EA = PA = -4096 */
+#define ISS_TLB_SLOTS 64          /* the 405/440 UTLB */
 
 typedef struct iss iss;
 
@@ -104,8 +104,8 @@ void iss_set_xer(iss *s, uint32_t v);
  * old and new page, so an overwritten entry really faults again. */
 /* Maps the 4 KiB page at ea to physical pa in slot, with TID tid (0
  * matches every PID, as on the 440). */
-void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
-                 unsigned tid, bool exec, bool write);
+void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa, unsigned tid,
+                 bool exec, bool write);
 void iss_tlb_clear(iss *s, unsigned slot);
 /* The PID the entries are matched against (the shadow PID: 1 in guest
  * supervisor mode, 0 in guest user mode). QEMU 5 does not flush its

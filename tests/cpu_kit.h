@@ -13,8 +13,8 @@
 #include "ppc_enc.h"
 #include "testlib.h"
 
-#define KIT_VEC 0x8000u
-#define KIT_WORDS 0x4000u /* 64 KiB image */
+#define KIT_VEC    0x8000u
+#define KIT_WORDS  0x4000u /* 64 KiB image */
 #define E_POWEROFF E_MTDCR(0x0f0, 0)
 
 typedef struct kit {
@@ -39,7 +39,10 @@ static sim_err kit_put(void *ctx, const trace_rec *r)
     return SIM_OK;
 }
 
-static inline void kit_emit(kit *k, uint32_t w) { k->img[k->n++] = w; }
+static inline void kit_emit(kit *k, uint32_t w)
+{
+    k->img[k->n++] = w;
+}
 
 /* li32 */
 static inline void kit_li(kit *k, unsigned r, uint32_t v)
@@ -60,9 +63,10 @@ static inline kit *kit_new(void)
 {
     kit *k = calloc(1, sizeof *k);
     for (unsigned irq = 0; irq < 16; irq++) {
-        uint32_t h[] = {E_MFSPR(20, 26), E_MFSPR(21, 27), E_MFSPR(22, 62),
-                        E_MFSPR(23, 61), E_LI(24, (int)irq), E_LI(0, 0),
-                        E_POWEROFF, E_B_SELF};
+        uint32_t h[] = {E_MFSPR(20, 26),    E_MFSPR(21, 27),
+                        E_MFSPR(22, 62),    E_MFSPR(23, 61),
+                        E_LI(24, (int)irq), E_LI(0, 0),
+                        E_POWEROFF,         E_B_SELF};
         kit_handler(k, irq, h, sizeof h / 4);
     }
     kit_emit(k, E_LI(3, 0));

@@ -88,8 +88,8 @@ static void test_rfi_to_user_then_privileged_insn_is_usr_pr_inst(void)
     k->img[KIT_USER_PA / 4 + 1] = E_B_SELF;
     kit_run(k);
     CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_PROGRAM);
-    CU_ASSERT_EQUAL(kit_gpr(k, 20), user);         /* SRR0: the mfmsr */
-    CU_ASSERT_EQUAL(kit_gpr(k, 21), MSR_PR);       /* SRR1: user MSR */
+    CU_ASSERT_EQUAL(kit_gpr(k, 20), user);   /* SRR0: the mfmsr */
+    CU_ASSERT_EQUAL(kit_gpr(k, 21), MSR_PR); /* SRR1: user MSR */
     CU_ASSERT_EQUAL(kit_gpr(k, 22), ESR_PPR);
     CU_ASSERT_EQUAL(k->types[EXIT_EMUL_RFI], 1);
     CU_ASSERT_EQUAL(k->types[EXIT_USR_PR_INST], 1);
@@ -100,8 +100,8 @@ static void test_tlbwe_three_words_with_stid_then_tlbsx_and_tlbre(void)
 {
     kit *k = kit_new();
     kit_li(k, 3, 7);
-    kit_emit(k, E_MTSPR(946, 3)); /* MMUCR[STID] = 7 */
-    kit_li(k, 4, 5);              /* index 5 */
+    kit_emit(k, E_MTSPR(946, 3));                   /* MMUCR[STID] = 7 */
+    kit_li(k, 4, 5);                                /* index 5 */
     kit_li(k, 3, 0x30000000u | 0x200u | (1u << 4)); /* EPN, V, 4K */
     kit_emit(k, E_TLBWE(3, 4, 0));
     kit_li(k, 3, 0x00100000u);
@@ -253,8 +253,7 @@ static void test_wait_with_we_blocks_until_the_decrementer(void)
     CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_DECREMENTER);
     CU_ASSERT_EQUAL(k->types[EXIT_EMUL_WAIT], 1);
     for (unsigned i = 0; i < k->nrec; i++)
-        if (k->recs[i].kind == TREC_EXIT &&
-            k->recs[i].type == EXIT_EMUL_WAIT)
+        if (k->recs[i].kind == TREC_EXIT && k->recs[i].type == EXIT_EMUL_WAIT)
             CU_ASSERT_TRUE(k->recs[i].handler >= 6000000u);
     kit_free(k);
 }
@@ -277,20 +276,29 @@ static void test_delivery_masks_msr_and_uses_ivpr_ivor(void)
 }
 
 static CU_TestInfo tests[] = {
-    {"mtmsr/mfmsr round trip, subtypes", test_mtmsr_mfmsr_roundtrip_and_subtypes},
+    {"mtmsr/mfmsr round trip, subtypes",
+     test_mtmsr_mfmsr_roundtrip_and_subtypes},
     {"wrteei/wrtee change only EE", test_wrteei_and_wrtee_change_only_ee},
-    {"SPRG0-3, SRR0/1 are plain EMULINST", test_sprg_and_srr_are_plain_emulinst_in_2_6_30},
-    {"core SPRs get MTSPR/MFSPR subtypes", test_core_sprs_get_mtspr_mfspr_subtypes},
-    {"rfi to user; privileged insn there", test_rfi_to_user_then_privileged_insn_is_usr_pr_inst},
-    {"tlbwe x3 with STID, tlbsx., tlbre", test_tlbwe_three_words_with_stid_then_tlbsx_and_tlbre},
+    {"SPRG0-3, SRR0/1 are plain EMULINST",
+     test_sprg_and_srr_are_plain_emulinst_in_2_6_30},
+    {"core SPRs get MTSPR/MFSPR subtypes",
+     test_core_sprs_get_mtspr_mfspr_subtypes},
+    {"rfi to user; privileged insn there",
+     test_rfi_to_user_then_privileged_insn_is_usr_pr_inst},
+    {"tlbwe x3 with STID, tlbsx., tlbre",
+     test_tlbwe_three_words_with_stid_then_tlbsx_and_tlbre},
     {"tlbsx: TID 0 matches any STID", test_tlbsx_tid0_entry_matches_any_stid},
-    {"UIC DCR is heavy, CPR0 in kernel", test_dcr_uic_is_heavy_dcr_and_cpr0_stays_in_kernel},
+    {"UIC DCR is heavy, CPR0 in kernel",
+     test_dcr_uic_is_heavy_dcr_and_cpr0_stays_in_kernel},
     {"iccci, dcbi, tlbsync are no-ops", test_cache_ops_are_noops},
-    {"user sc: SYSCALL, SRR0 = next", test_user_sc_is_syscall_delivered_with_next_pc},
+    {"user sc: SYSCALL, SRR0 = next",
+     test_user_sc_is_syscall_delivered_with_next_pc},
     {"supervisor sc + magic: HCALL", test_supervisor_sc_with_magic_is_hcall},
     {"DEC interrupt through IVOR10", test_decrementer_interrupt_through_ivor10},
-    {"MSR[WE] waits for the decrementer", test_wait_with_we_blocks_until_the_decrementer},
-    {"delivery masks MSR, IVPR|IVOR", test_delivery_masks_msr_and_uses_ivpr_ivor},
+    {"MSR[WE] waits for the decrementer",
+     test_wait_with_we_blocks_until_the_decrementer},
+    {"delivery masks MSR, IVPR|IVOR",
+     test_delivery_masks_msr_and_uses_ivpr_ivor},
     CU_TEST_INFO_NULL,
 };
 

@@ -75,8 +75,11 @@ static const uint32_t k_prog[] = {
 static void setup(tctx *t)
 {
     memset(t, 0, sizeof *t);
-    iss_hooks h = {.ctx = t, .intr = t_intr, .block = t_block,
-                   .insn = t_insn, .mmio_read = t_mread,
+    iss_hooks h = {.ctx = t,
+                   .intr = t_intr,
+                   .block = t_block,
+                   .insn = t_insn,
+                   .mmio_read = t_mread,
                    .mmio_write = t_mwrite};
     iss_config c = {.ram_bytes = 1u << 20};
     CU_ASSERT_FATAL(iss_open(&t->s, &c, &h) == SIM_OK);
@@ -206,7 +209,8 @@ static CU_TestInfo tests[] = {
     {"store without permission is a DSI", test_write_without_permission_is_dsi},
     {"sc gives 8 with the next PC", test_sc_gives_8_with_next_pc},
     {"an insn hook replaces mftb", test_insn_hook_replaces_mftb},
-    {"physical access reaches uc_mmio_map", test_phys_access_reaches_mmio_callbacks},
+    {"physical access reaches uc_mmio_map",
+     test_phys_access_reaches_mmio_callbacks},
     CU_TEST_INFO_NULL,
 };
 

@@ -7,8 +7,7 @@
 
 #define DATA_EA 0x00200000u /* inside the reset entry (16 MB at 0) */
 
-static unsigned count_exits(kit *k, exit_type t, uint32_t pc_lo,
-                            uint32_t pc_hi)
+static unsigned count_exits(kit *k, exit_type t, uint32_t pc_lo, uint32_t pc_hi)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < k->nrec; i++)
@@ -53,7 +52,7 @@ static void test_guest_entry_on_ram_is_dtlbvirt_once(void)
 static void test_guest_entry_outside_ram_is_mmio(void)
 {
     kit *k = kit_new();
-    kit_li(k, 9, 0xef600000u); /* reset entry 1: the UART */
+    kit_li(k, 9, 0xef600000u);   /* reset entry 1: the UART */
     kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
     kit_emit(k, E_LI(3, 'k'));
     kit_emit(k, E_STB(3, 0, 9)); /* THR */
@@ -97,13 +96,16 @@ static void map_user_data_at(kit *k, uint32_t pa)
     kit_emit(k, E_LI(3, 0x3f));
     kit_emit(k, E_TLBWE(3, 4, 2));
 }
-static void map_user_data(kit *k) { map_user_data_at(k, DATA_EA); }
+static void map_user_data(kit *k)
+{
+    map_user_data_at(k, DATA_EA);
+}
 
 static void test_pid_change_releases_user_shadows_only(void)
 {
     kit *k = kit_new();
-    map_user_data(k); /* host safe: its first page is mapped at once */
-    kit_li(k, 9, 0x30000000u);  /* user page: shadow TID 0 */
+    map_user_data(k);          /* host safe: its first page is mapped at once */
+    kit_li(k, 9, 0x30000000u); /* user page: shadow TID 0 */
     kit_li(k, 10, 0x00300000u); /* global page: shadow TID 1 */
     kit_emit(k, E_LWZ(3, 0, 9));
     kit_emit(k, E_LWZ(3, 0, 10));
@@ -111,7 +113,7 @@ static void test_pid_change_releases_user_shadows_only(void)
     kit_emit(k, E_LI(5, 2));
     kit_emit(k, E_MTSPR(48, 5)); /* PID 2 */
     kit_emit(k, E_LI(5, 1));
-    kit_emit(k, E_MTSPR(48, 5)); /* PID 1 */
+    kit_emit(k, E_MTSPR(48, 5));  /* PID 1 */
     kit_emit(k, E_LWZ(3, 0, 9));  /* released: faults again */
     kit_emit(k, E_LWZ(3, 0, 10)); /* kept */
     uint32_t b = 4 * k->n;
@@ -150,8 +152,8 @@ static void test_user_mode_cannot_reach_tid1_shadow(void)
     kit_config(&c);
     kit_run_cfg(k, &c, 200);
     CU_ASSERT_EQUAL(k->end, CPU440_LIMIT);
-    CU_ASSERT_TRUE(count_exits(k, EXIT_DTLBVIRT, KIT_USER_EA,
-                               KIT_USER_EA + 16) > 100);
+    CU_ASSERT_TRUE(
+        count_exits(k, EXIT_DTLBVIRT, KIT_USER_EA, KIT_USER_EA + 16) > 100);
     kit_free(k);
 }
 
@@ -247,15 +249,21 @@ static void test_unicorn_mirrors_exactly_the_shadow_entries(void)
 }
 
 static CU_TestInfo tests[] = {
-    {"no guest entry: DTLBREAL reflected", test_no_guest_entry_is_dtlbreal_reflected},
-    {"guest entry on RAM: DTLBVIRT once", test_guest_entry_on_ram_is_dtlbvirt_once},
+    {"no guest entry: DTLBREAL reflected",
+     test_no_guest_entry_is_dtlbreal_reflected},
+    {"guest entry on RAM: DTLBVIRT once",
+     test_guest_entry_on_ram_is_dtlbvirt_once},
     {"guest entry outside RAM: MMIO", test_guest_entry_outside_ram_is_mmio},
     {"unmapped code: ITLBREAL", test_unmapped_code_is_itlbreal},
-    {"PID change releases user shadows only", test_pid_change_releases_user_shadows_only},
-    {"user mode cannot reach TID 1 shadows", test_user_mode_cannot_reach_tid1_shadow},
-    {"guest tlbwe invalidates its shadows", test_guest_tlbwe_invalidates_its_shadows},
+    {"PID change releases user shadows only",
+     test_pid_change_releases_user_shadows_only},
+    {"user mode cannot reach TID 1 shadows",
+     test_user_mode_cannot_reach_tid1_shadow},
+    {"guest tlbwe invalidates its shadows",
+     test_guest_tlbwe_invalidates_its_shadows},
     {"host misses evict guest shadows", test_host_misses_evict_guest_shadows},
-    {"Unicorn mirrors the shadow entries", test_unicorn_mirrors_exactly_the_shadow_entries},
+    {"Unicorn mirrors the shadow entries",
+     test_unicorn_mirrors_exactly_the_shadow_entries},
     CU_TEST_INFO_NULL,
 };
 

@@ -32,8 +32,7 @@ static bool stop_cb(void *ctx)
 }
 
 /* Records workload `name` into path; returns the end reason. */
-static cpu440_end record(const char *name, bool pv, const char *path,
-                         bool stop)
+static cpu440_end record(const char *name, bool pv, const char *path, bool stop)
 {
     const workload *wl = workload_find(name);
     CU_ASSERT_FATAL(wl != NULL);
@@ -45,8 +44,8 @@ static cpu440_end record(const char *name, bool pv, const char *path,
     CU_ASSERT_FATAL(cpu440_new(&cpu, &c) == SIM_OK);
     CU_ASSERT_FATAL(workload_load(wl, pv, cpu) == SIM_OK);
     rec r = {.stop_at_first_poll = stop};
-    trace_header h = {.source = TSRC_CPU440, .tb_hz = c.tb_hz,
-                      .core_hz = c.tb_hz};
+    trace_header h = {
+        .source = TSRC_CPU440, .tb_hz = c.tb_hz, .core_hz = c.tb_hz};
     snprintf(h.workload, sizeof h.workload, "%s", name);
     snprintf(h.cost_label, sizeof h.cost_label, "%s", CPU440_COST_LABEL);
     CU_ASSERT_FATAL(trace_writer_open(&r.w, path, &h) == SIM_OK);
@@ -96,13 +95,12 @@ static void test_default_scenario_has_the_seed_nopv_exit_types(void)
     trace_header h;
     trace_footer f;
     if (trace_read_footer(p, &h, &f) != SIM_OK) /* order-independent */
-        CU_ASSERT_EQUAL_FATAL(record("boot", false, p, false),
-                              CPU440_POWEROFF);
+        CU_ASSERT_EQUAL_FATAL(record("boot", false, p, false), CPU440_POWEROFF);
     CU_ASSERT_FATAL(trace_read_footer(p, &h, &f) == SIM_OK);
     static const exit_type k_seed[] = {
-        EXIT_EMULINST, EXIT_ITLBVIRT, EXIT_DTLBVIRT, EXIT_MMIO,
-        EXIT_EXTINT,   EXIT_DEC,      EXIT_DTLBREAL, EXIT_ITLBREAL,
-        EXIT_DSI,      EXIT_DCR,      EXIT_ISI,      EXIT_SYSCALL,
+        EXIT_EMULINST, EXIT_ITLBVIRT,   EXIT_DTLBVIRT, EXIT_MMIO,
+        EXIT_EXTINT,   EXIT_DEC,        EXIT_DTLBREAL, EXIT_ITLBREAL,
+        EXIT_DSI,      EXIT_DCR,        EXIT_ISI,      EXIT_SYSCALL,
         EXIT_SIGNAL,   EXIT_FP_UNAVAIL,
     };
     for (size_t i = 0; i < sizeof k_seed / sizeof k_seed[0]; i++) {
@@ -222,12 +220,17 @@ static void test_microbench_reports_each_trap_kind(void)
 }
 
 static CU_TestInfo tests[] = {
-    {"default scenario passes the invariants", test_default_scenario_passes_the_invariants},
-    {"default scenario has the seed no-PV types", test_default_scenario_has_the_seed_nopv_exit_types},
-    {"PV: DTLBPV, HCALL, far fewer EMULINST", test_pv_has_dtlbpv_hcall_and_far_fewer_emulinst},
-    {"a stop request leaves a complete trace", test_stop_request_leaves_a_complete_trace},
+    {"default scenario passes the invariants",
+     test_default_scenario_passes_the_invariants},
+    {"default scenario has the seed no-PV types",
+     test_default_scenario_has_the_seed_nopv_exit_types},
+    {"PV: DTLBPV, HCALL, far fewer EMULINST",
+     test_pv_has_dtlbpv_hcall_and_far_fewer_emulinst},
+    {"a stop request leaves a complete trace",
+     test_stop_request_leaves_a_complete_trace},
     {"runs are deterministic", test_runs_are_deterministic},
-    {"microbench reports each trap kind", test_microbench_reports_each_trap_kind},
+    {"microbench reports each trap kind",
+     test_microbench_reports_each_trap_kind},
     CU_TEST_INFO_NULL,
 };
 

@@ -83,30 +83,37 @@ static void list(FILE *f)
 
 static void help(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: sim record WORKLOAD [--pv] [--seconds N | --exits N] -o TRACE\n"
         "       sim record --list\n"
         "\n"
-        "Runs WORKLOAD (a guest kernel + user space built for the PPC440) on the\n"
+        "Runs WORKLOAD (a guest kernel + user space built for the PPC440) on "
+        "the\n"
         "cpu440 core: Unicorn executes the guest's unprivileged instructions,\n"
         "cpu440 emulates what KVM/440 (2.6.29-2.6.37) emulates and classifies\n"
-        "every exit as its exit timing would. Writes the exit trace (renamed into\n"
-        "place when complete; Ctrl-C stops the guest and still leaves a complete\n"
+        "every exit as its exit timing would. Writes the exit trace (renamed "
+        "into\n"
+        "place when complete; Ctrl-C stops the guest and still leaves a "
+        "complete\n"
         "trace), then prints the exit-timing table and the accounting checks.\n"
         "\n"
         "Ticks: until the cycle model prices exit paths, each exit's handler\n"
         "time is a documented flat default per path (the seed table's minimum\n"
-        "for that row; EMUL_WAIT adds the guest's idle time) and guest time is\n"
+        "for that row; EMUL_WAIT adds the guest's idle time) and guest time "
+        "is\n"
         "1 tick per guest instruction. The trace header says \"%s\".\n"
         "\n"
         "options:\n"
-        "  --pv           the paravirtual flavour (magic page, patched SPR/MSR\n"
+        "  --pv           the paravirtual flavour (magic page, patched "
+        "SPR/MSR\n"
         "                 accesses, reference kvm440-internals.md section 5)\n"
         "  --seconds N    stop after N simulated seconds\n"
         "  --exits N      stop after N exits (k/M/G suffixes)\n"
         "  -o FILE        the trace (required)\n"
         "  --console      copy the guest's console to stderr\n"
-        "  --fold-emul    one EMULINST row (the seed's layout) with the EMUL_*\n"
+        "  --fold-emul    one EMULINST row (the seed's layout) with the "
+        "EMUL_*\n"
         "                 breakdown beneath it\n"
         "  --list         list the workloads\n"
         "\n"
@@ -140,8 +147,8 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         return cli_report(e);
     }
     if (out) {
-        trace_header h = {.source = TSRC_CPU440, .tb_hz = cfg.tb_hz,
-                          .core_hz = cfg.tb_hz};
+        trace_header h = {
+            .source = TSRC_CPU440, .tb_hz = cfg.tb_hz, .core_hz = cfg.tb_hz};
         snprintf(h.workload, sizeof h.workload, "%s%s", wl->name,
                  pv ? "-pv" : "");
         snprintf(h.tool_version, sizeof h.tool_version, "%s", SIM_VERSION);
@@ -239,17 +246,21 @@ int cli_record(int argc, char **argv)
             char *end;
             lim.max_seconds = strtod(optarg, &end);
             if (*end || !(lim.max_seconds > 0) || lim.max_seconds > 1e6)
-                return cli_usage_error("record", "--seconds: expected a "
+                return cli_usage_error("record",
+                                       "--seconds: expected a "
                                        "positive number of simulated "
-                                       "seconds, got '%s'", optarg);
+                                       "seconds, got '%s'",
+                                       optarg);
             secs_set = true;
             break;
         }
         case 'n': {
             unsigned long long n;
             if (cli_parse_u64(optarg, &n) || n == 0)
-                return cli_usage_error("record", "--exits: expected a "
-                                       "positive count, got '%s'", optarg);
+                return cli_usage_error("record",
+                                       "--exits: expected a "
+                                       "positive count, got '%s'",
+                                       optarg);
             lim.max_exits = n;
             exits_set = true;
             break;
@@ -266,15 +277,17 @@ int cli_record(int argc, char **argv)
     }
     if (secs_set && exits_set)
         return cli_usage_error("record", "give --seconds or --exits, not "
-                               "both");
+                                         "both");
     if (optind != argc - 1)
-        return cli_usage_error("record", optind >= argc
-                               ? "missing WORKLOAD (sim record --list)"
-                               : "one WORKLOAD expected");
+        return cli_usage_error(
+            "record", optind >= argc ? "missing WORKLOAD (sim record --list)"
+                                     : "one WORKLOAD expected");
     const workload *wl = workload_find(argv[optind]);
     if (!wl)
-        return cli_usage_error("record", "unknown workload '%s' (sim record "
-                               "--list)", argv[optind]);
+        return cli_usage_error("record",
+                               "unknown workload '%s' (sim record "
+                               "--list)",
+                               argv[optind]);
     if (pv && !wl->image_pv)
         return cli_usage_error("record", "workload '%s' has no PV flavour",
                                wl->name);
@@ -311,8 +324,7 @@ static void mb_console(void *ctx, int ch)
     char name[64], why[160];
     unsigned long cyc, it;
     if (sscanf(p, "%63s %lu %lu", name, &cyc, &it) == 3)
-        printf("%-14s %8lu cycles/iteration (%lu iterations)\n", name, cyc,
-               it);
+        printf("%-14s %8lu cycles/iteration (%lu iterations)\n", name, cyc, it);
     else if (sscanf(p, "%63s refused: %159[^\n]", name, why) == 2) {
         printf("%-14s refused: %s\n", name, why);
         m->refused++;

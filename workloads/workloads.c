@@ -17,8 +17,8 @@ static const workload k_workloads[] = {
     {"compute",
      "boot, then init runs the background job's work without syscalls and "
      "halts (the reference for the hook-free rate in bench/)",
-     wl_kernel_nopv, wl_kernel_pv, &wl_kernel_nopv_size, &wl_kernel_pv_size,
-     "", 1, 0},
+     wl_kernel_nopv, wl_kernel_pv, &wl_kernel_nopv_size, &wl_kernel_pv_size, "",
+     1, 0},
     {"microbench",
      "trap-cost microbenchmark (kvm-unit-tests style), one line per trap kind",
      wl_kernel_bench, NULL, &wl_kernel_bench_size, NULL, "", 0, 0},
@@ -46,8 +46,10 @@ sim_err workload_load(const workload *w, bool pv, cpu440 *cpu)
     const unsigned char *img = pv ? w->image_pv : w->image;
     size_t n = pv ? *w->size_pv : *w->size;
     if (n < 0x84)
-        return sim_fail(SIM_ERR_FORMAT, "workload %s: image of %zu bytes "
-                        "is too short", w->name, n);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "workload %s: image of %zu bytes "
+                        "is too short",
+                        w->name, n);
     sim_err e = cpu440_load(cpu, 0, 0xc0000000u, img, n);
     if (e == SIM_OK && w->bootarg) {
         uint8_t arg[4] = {(uint8_t)(w->bootarg >> 24),

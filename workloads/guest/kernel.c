@@ -11,19 +11,19 @@
 #include "ppc.h"
 
 #define KERNEL_BASE 0xc0000000u
-#define UART ((volatile uint8_t *)0xef600000u)
-#define USER_BASE 0x10000000u
-#define USER_PAGES 256 /* 1 MB of user space per process */
-#define STACK_TOP (USER_BASE + USER_PAGES * 4096u)
-#define HZ 100
-#define TB_HZ 667000000u
-#define NPROC 12
+#define UART        ((volatile uint8_t *)0xef600000u)
+#define USER_BASE   0x10000000u
+#define USER_PAGES  256 /* 1 MB of user space per process */
+#define STACK_TOP   (USER_BASE + USER_PAGES * 4096u)
+#define HZ          100
+#define TB_HZ       667000000u
+#define NPROC       12
 
 /* page table entries */
 #define PTE_P 1u
-#define PTE_W 2u /* writable by the process */
-#define PTE_D 4u /* dirty: the TLB entry carries write permission */
-#define PTE_X 8u /* exec ok: the TLB entry carries execute permission */
+#define PTE_W 2u  /* writable by the process */
+#define PTE_D 4u  /* dirty: the TLB entry carries write permission */
+#define PTE_X 8u  /* exec ok: the TLB entry carries execute permission */
 #define PTE_T 16u /* text */
 
 /* Linux's exit-heavy paths are spread over many code pages (entry, syscall
@@ -157,7 +157,10 @@ TEXT_PAGE(2) static void uart_rx(void)
 }
 
 /* ---- memory ---- */
-static void *kva(uint32_t pa) { return (void *)(pa + KERNEL_BASE); }
+static void *kva(uint32_t pa)
+{
+    return (void *)(pa + KERNEL_BASE);
+}
 
 TEXT_PAGE(3) static uint32_t page_alloc(void)
 {
@@ -316,9 +319,9 @@ static void kill(struct frame *f, const char *why, uint32_t ea)
 
 /* ---- syscalls ---- */
 static const char *const k_files[] = {
-    "bin",  "boot", "dev",   "etc",  "home", "lib",     "media",
-    "mnt",  "opt",  "proc",  "root", "run",  "sbin",    "srv",
-    "sys",  "tmp",  "usr",   "var",  "vmlinux", "initrd.img",
+    "bin", "boot", "dev",  "etc",  "home",    "lib",        "media",
+    "mnt", "opt",  "proc", "root", "run",     "sbin",       "srv",
+    "sys", "tmp",  "usr",  "var",  "vmlinux", "initrd.img",
 };
 
 TEXT_PAGE(5) static uint32_t do_syscall(struct frame *f)
@@ -326,9 +329,7 @@ TEXT_PAGE(5) static uint32_t do_syscall(struct frame *f)
     uint32_t a = f->gpr[3], b = f->gpr[4];
     irq_enable(); /* syscalls run with interrupts on */
     switch (f->gpr[0]) {
-    case 1:
-        do_exit((int)a);
-        return 0;
+    case 1: do_exit((int)a); return 0;
     case 2: { /* write(buf, len) */
         const char *s = (const char *)a;
         for (uint32_t i = 0; i < b; i++) {
@@ -374,9 +375,7 @@ TEXT_PAGE(5) static uint32_t do_syscall(struct frame *f)
             sleep_on(P_WAIT);
         }
     }
-    case 6: /* yield */
-        schedule();
-        return 0;
+    case 6: /* yield */ schedule(); return 0;
     case 7: /* sleep(ticks) */
         cur->wake = jiffies + a;
         sleep_on(P_SLEEP);
@@ -401,12 +400,9 @@ TEXT_PAGE(5) static uint32_t do_syscall(struct frame *f)
         printk("reboot: Power down\n");
         mtdcr(DCR_POWEROFF, 1);
         return 0;
-    case 11:
-        return cur->pid;
-    case 12:
-        return jiffies;
-    default:
-        return (uint32_t)-1;
+    case 11: return cur->pid;
+    case 12: return jiffies;
+    default: return (uint32_t)-1;
     }
 }
 
@@ -417,7 +413,8 @@ TEXT_PAGE(6) static void timer_tick(void)
     mtspr(SPRN_DEC, TB_HZ / HZ);
     jiffies++;
     for (int i = 1; i < NPROC; i++)
-        if (procs[i].state == P_SLEEP && (int32_t)(jiffies - procs[i].wake) >= 0)
+        if (procs[i].state == P_SLEEP &&
+            (int32_t)(jiffies - procs[i].wake) >= 0)
             procs[i].state = P_RUN;
     need_resched = 1;
 }
@@ -440,7 +437,9 @@ TEXT_PAGE(8) static void fp_unavailable(struct frame *f)
     uint32_t msr = mfmsr();
     mtmsr(msr | MSR_FP);
     if (fp_owner && fp_owner != cur) {
-        __asm__ volatile("stfd 1,0(%0)\n\tstfd 2,8(%0)" : : "b"(fp_owner->fpr)
+        __asm__ volatile("stfd 1,0(%0)\n\tstfd 2,8(%0)"
+                         :
+                         : "b"(fp_owner->fpr)
                          : "memory");
         struct frame *of = (struct frame *)(fp_owner->ktop - 176 + 16);
         of->srr1 &= ~MSR_FP;
@@ -456,15 +455,9 @@ TEXT_PAGE(9) void exc_dispatch(unsigned vec, struct frame *f)
     int user = (f->srr1 & MSR_PR) != 0;
     f->srr1 &= ~MSR_WE; /* woken from the idle wait */
     switch (vec) {
-    case 8:
-        f->gpr[3] = do_syscall(f);
-        break;
-    case 10:
-        timer_tick();
-        break;
-    case 4:
-        external();
-        break;
+    case 8: f->gpr[3] = do_syscall(f); break;
+    case 10: timer_tick(); break;
+    case 4: external(); break;
     case 13:
     case 14: {
         uint32_t ea = tlb_save[2];
@@ -498,12 +491,8 @@ TEXT_PAGE(9) void exc_dispatch(unsigned vec, struct frame *f)
         }
         break;
     }
-    case 7:
-        fp_unavailable(f);
-        break;
-    default:
-        kill(f, "program check", f->srr0);
-        break;
+    case 7: fp_unavailable(f); break;
+    default: kill(f, "program check", f->srr0); break;
     }
     if (user && need_resched)
         schedule();
@@ -548,13 +537,11 @@ void kmain(void)
     /* IVORs (each one an exit, as in head_44x.S) */
     for (unsigned i = 0; i < 16; i++)
         switch (i) {
-#define IVOR(n)                                                             \
-    case n:                                                                 \
-        mtspr_native(SPRN_IVOR0 + n, 0x1000 + 0x100 * n);                   \
-        break;
-            IVOR(0) IVOR(1) IVOR(2) IVOR(3) IVOR(4) IVOR(5) IVOR(6) IVOR(7)
-            IVOR(8) IVOR(9) IVOR(10) IVOR(11) IVOR(12) IVOR(13) IVOR(14)
-            IVOR(15)
+#define IVOR(n)                                                                \
+    case n: mtspr_native(SPRN_IVOR0 + n, 0x1000 + 0x100 * n); break;
+            IVOR(0)
+            IVOR(1) IVOR(2) IVOR(3) IVOR(4) IVOR(5) IVOR(6) IVOR(7) IVOR(8)
+                IVOR(9) IVOR(10) IVOR(11) IVOR(12) IVOR(13) IVOR(14) IVOR(15)
         }
     mtspr_native(SPRN_CCR0, 0x00208000u);
     for (unsigned i = 0; i < sizeof k_boot_msgs / sizeof k_boot_msgs[0]; i++)

@@ -10,11 +10,11 @@
 void microbench_print(const char *name, uint32_t iters, uint32_t delta,
                       int refused);
 
-#define TBL()                                                               \
-    ({                                                                      \
-        uint32_t t_;                                                        \
-        __asm__ volatile("mfspr %0,268" : "=r"(t_));                        \
-        t_;                                                                 \
+#define TBL()                                                                  \
+    ({                                                                         \
+        uint32_t t_;                                                           \
+        __asm__ volatile("mfspr %0,268" : "=r"(t_));                           \
+        t_;                                                                    \
     })
 
 static void b_mfmsr(uint32_t n)
@@ -96,7 +96,9 @@ static void b_hcall(uint32_t n)
         register uint32_t r11 __asm__("r11") = KVM_HCALL_TOKEN(KVM_HC_FEATURES);
         register uint32_t r3 __asm__("r3");
         register uint32_t r4 __asm__("r4");
-        __asm__ volatile("sc" : "=r"(r3), "=r"(r4) : "r"(r0), "r"(r11)
+        __asm__ volatile("sc"
+                         : "=r"(r3), "=r"(r4)
+                         : "r"(r0), "r"(r11)
                          : "memory", "cr0");
     }
 }
@@ -105,12 +107,12 @@ static const struct {
     const char *name;
     void (*fn)(uint32_t);
 } k_bench[] = {
-    {"mfmsr", b_mfmsr},       {"mtmsr", b_mtmsr},
-    {"wrteei", b_wrteei},     {"mfspr-sprg0", b_mfsprg},
-    {"mtspr-sprg0", b_mtsprg}, {"mfspr-dear", b_mfdear},
+    {"mfmsr", b_mfmsr},         {"mtmsr", b_mtmsr},
+    {"wrteei", b_wrteei},       {"mfspr-sprg0", b_mfsprg},
+    {"mtspr-sprg0", b_mtsprg},  {"mfspr-dear", b_mfdear},
     {"mtspr-mmucr", b_mtmmucr}, {"tlbsx", b_tlbsx},
-    {"tlbwe", b_tlbwe},       {"iccci", b_iccci},
-    {"mfdcr-uic", b_mfdcr},   {"mmio-load", b_mmio},
+    {"tlbwe", b_tlbwe},         {"iccci", b_iccci},
+    {"mfdcr-uic", b_mfdcr},     {"mmio-load", b_mmio},
     {"hcall", b_hcall},
 };
 

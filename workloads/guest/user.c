@@ -3,21 +3,28 @@
  * seed's "boot, log in as root, run ls, shut down" scenario. */
 #include <stdint.h>
 
-#define SYS_EXIT 1
-#define SYS_WRITE 2
-#define SYS_READ 3
-#define SYS_SPAWN 4
-#define SYS_WAIT 5
-#define SYS_YIELD 6
-#define SYS_SLEEP 7
-#define SYS_SBRK 8
-#define SYS_READDIR 9
+#define SYS_EXIT     1
+#define SYS_WRITE    2
+#define SYS_READ     3
+#define SYS_SPAWN    4
+#define SYS_WAIT     5
+#define SYS_YIELD    6
+#define SYS_SLEEP    7
+#define SYS_SBRK     8
+#define SYS_READDIR  9
 #define SYS_POWEROFF 10
-#define SYS_GETPID 11
-#define SYS_UPTIME 12
+#define SYS_GETPID   11
+#define SYS_UPTIME   12
 
-enum { PROG_INIT, PROG_LOGIN, PROG_SH, PROG_LS, PROG_JOB, PROG_LOGGER,
-       PROG_COMPUTE };
+enum {
+    PROG_INIT,
+    PROG_LOGIN,
+    PROG_SH,
+    PROG_LS,
+    PROG_JOB,
+    PROG_LOGGER,
+    PROG_COMPUTE
+};
 
 /* gcc emits calls to these even freestanding */
 void *memset(void *d, int c, unsigned long n)
@@ -52,7 +59,10 @@ static unsigned slen(const char *s)
         n++;
     return n;
 }
-static void out(const char *s) { sys(SYS_WRITE, (long)s, (long)slen(s)); }
+static void out(const char *s)
+{
+    sys(SYS_WRITE, (long)s, (long)slen(s));
+}
 static int seq(const char *a, const char *b)
 {
     while (*a && *a == *b)
@@ -75,7 +85,9 @@ static int run(int prog)
 /* moves 8 bytes through an FP register: FP unavailable on first use */
 static void fp_copy(void *d, const void *s)
 {
-    __asm__ volatile("lfd 1,0(%1)\n\tstfd 1,0(%0)" : : "b"(d), "b"(s)
+    __asm__ volatile("lfd 1,0(%1)\n\tstfd 1,0(%0)"
+                     :
+                     : "b"(d), "b"(s)
                      : "memory", "fr1");
 }
 
