@@ -9,25 +9,16 @@
 #include <sys/mman.h>
 #include <unicorn/unicorn.h>
 
-/* Every uc_* call goes through one of these: the error is named with
- * uc_strerror and the call that failed. */
-#define UC_TRY(call)                                                           \
+/* Every uc_* call goes through UC_CHECK: a failure records "unicorn: <call>:
+ * <uc_strerror>" as the harness's error (the first one wins), asks the run
+ * to stop (hooks have nobody to return an error to; iss_run returns it) and
+ * makes the expression false. UC_TRY is the same in functions returning
+ * sim_err. */
+#define UC_CHECK(s, call) uc_check((s), (call), #call)
+#define UC_TRY(s, call)                                                        \
     do {                                                                       \
-        uc_err uc_e_ = (call);                                                 \
-        if (uc_e_ != UC_ERR_OK)                                                \
-            return sim_fail(SIM_ERR_UNSUPP, "unicorn: %s: %s", #call,          \
-                            uc_strerror(uc_e_));                               \
-    } while (0)
-/* In hooks there is nobody to return an error to: a failing uc_* call
- * there is a broken invariant of the harness. */
-#define UC_MUST(call)                                                          \
-    do {                                                                       \
-        uc_err uc_e_ = (call);                                                 \
-        if (uc_e_ != UC_ERR_OK) {                                              \
-            fprintf(stderr, "cpu440: unicorn: %s: %s\n", #call,                \
-                    uc_strerror(uc_e_));                                       \
-            abort();                                                           \
-        }                                                                      \
+        if (!UC_CHECK(s, call))                                                \
+            return (s)->err;                                                   \
     } while (0)
 
 #define PAGE          4096u
@@ -61,8 +52,20 @@ struct iss {
     uint32_t saved[10]; /* r3..r10, ctr, pc around a stub run */
     uint64_t stub_runs;
     bool stop;
+    sim_err err; /* the first failed uc_* call */
     uint32_t resume_pc;
 };
+
+static bool uc_check(iss *s, uc_err e, const char *call)
+{
+    if (e == UC_ERR_OK)
+        return true;
+    if (s->err == SIM_OK)
+        s->err =
+            sim_fail(SIM_ERR_UNSUPP, "unicorn: %s: %s", call, uc_strerror(e));
+    s->stop = true;
+    return false;
+}
 
 static inline void put_be32(uint8_t *p, uint32_t v)
 {
@@ -138,7 +141,8 @@ static void after_hook(iss *s)
         void *vals[NSAVED];
         for (int i = 0; i < NSAVED; i++)
             vals[i] = &s->saved[i];
-        UC_MUST(uc_reg_read_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
+        (void)UC_CHECK(
+            s, uc_reg_read_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
         for (unsigned i = 0; i < s->nops; i++)
             for (unsigned k = 0; k < 4; k++)
                 put_be32(s->stub + STUB_TABLE + 16 * i + 4 * k, s->ops[i][k]);
@@ -147,24 +151,25 @@ static void after_hook(iss *s)
         void *pv[8];
         for (int i = 0; i < 8; i++)
             pv[i] = &v[i];
-        UC_MUST(uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 8));
+        (void)UC_CHECK(s,
+                       uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 8));
         s->pid_dirty = false;
         uint32_t msr = 0, pc = s->stub_pa;
-        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
-        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+        (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+        (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
         s->nops = 0;
         s->in_stub = true;
         s->stub_runs++;
         return;
     }
     if (s->stop && !s->in_stub) {
-        UC_MUST(uc_reg_read(s->uc, UC_PPC_REG_PC, &s->resume_pc));
+        (void)UC_CHECK(s, uc_reg_read(s->uc, UC_PPC_REG_PC, &s->resume_pc));
         /* Writing the PC cancels uc_emu_stop in 2.0.1, so a stop is a jump
          * to the `until` address of uc_emu_start, in real mode where that
          * page exists and holds no code. */
         uint32_t msr = 0, pc = s->halt_pa;
-        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
-        UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+        (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+        (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
     }
 }
 
@@ -174,8 +179,9 @@ static void stub_return(iss *s)
     for (int i = 0; i < NSAVED; i++)
         vals[i] = &s->saved[i];
     uint32_t msr = MSR_GUEST;
-    UC_MUST(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
-    UC_MUST(uc_reg_write_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
+    (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+    (void)UC_CHECK(
+        s, uc_reg_write_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
     s->in_stub = false;
     after_hook(s); /* writes queued meanwhile, or a stop */
 }
@@ -185,15 +191,21 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *ud)
 {
     iss *s = ud;
     uint32_t pc;
-    UC_MUST(uc_reg_read(uc, UC_PPC_REG_PC, &pc));
+    (void)UC_CHECK(s, uc_reg_read(uc, UC_PPC_REG_PC, &pc));
     if (s->in_stub) {
         if (intno == ISS_INT_SYSCALL && pc - ISS_PC_SKEW - s->stub_pa < PAGE) {
             stub_return(s);
             return;
         }
-        fprintf(stderr, "cpu440: interrupt %u in the TLB stub at 0x%08x\n",
-                intno, pc);
-        abort();
+        if (s->err == SIM_OK)
+            s->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: interrupt %u in the TLB stub at "
+                              "0x%08x",
+                              intno, pc);
+        s->in_stub = false; /* let the stop park the CPU */
+        s->stop = true;
+        after_hook(s);
+        return;
     }
     s->h.intr(s->h.ctx, intno, pc);
     after_hook(s);
@@ -239,10 +251,11 @@ static void mmio_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t v,
 /* ---- set-up ---- */
 static sim_err map_regions(iss *s)
 {
-    UC_TRY(uc_mem_map_ptr(s->uc, 0, s->ram_bytes, UC_PROT_ALL, s->ram));
-    UC_TRY(uc_mem_map_ptr(s->uc, s->stub_pa, PAGE, UC_PROT_ALL, s->stub));
-    UC_TRY(uc_mmio_map(s->uc, ISS_UART_PA, PAGE, mmio_read, s, mmio_write, s));
-    UC_TRY(uc_mem_map_ptr(s->uc, ISS_MAGIC_PA, PAGE, UC_PROT_ALL, s->magic));
+    UC_TRY(s, uc_mem_map_ptr(s->uc, 0, s->ram_bytes, UC_PROT_ALL, s->ram));
+    UC_TRY(s, uc_mem_map_ptr(s->uc, s->stub_pa, PAGE, UC_PROT_ALL, s->stub));
+    UC_TRY(s,
+           uc_mmio_map(s->uc, ISS_UART_PA, PAGE, mmio_read, s, mmio_write, s));
+    UC_TRY(s, uc_mem_map_ptr(s->uc, ISS_MAGIC_PA, PAGE, UC_PROT_ALL, s->magic));
     /* Presence regions: the rest of the effective-address space, backed by
      * one untouched reservation (both regions alias it; nothing reaches it
      * because every guest access is translated to a physical page first). */
@@ -258,8 +271,8 @@ static sim_err map_regions(iss *s)
                         "of address space",
                         s->presence_bytes);
     }
-    UC_TRY(uc_mem_map_ptr(s->uc, lo1, hi1 - lo1, UC_PROT_ALL, s->presence));
-    UC_TRY(uc_mem_map_ptr(s->uc, lo2, hi2 - lo2, UC_PROT_ALL, s->presence));
+    UC_TRY(s, uc_mem_map_ptr(s->uc, lo1, hi1 - lo1, UC_PROT_ALL, s->presence));
+    UC_TRY(s, uc_mem_map_ptr(s->uc, lo2, hi2 - lo2, UC_PROT_ALL, s->presence));
     return SIM_OK;
 }
 
@@ -294,35 +307,24 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
     stub_write(s->stub);
 
     sim_err e = SIM_OK;
-    uc_err ue =
-        uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN, &s->uc);
-    if (ue != UC_ERR_OK) {
-        s->uc = NULL;
-        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: uc_open(PPC32 big-endian): %s",
-                     uc_strerror(ue));
-        goto fail;
-    }
     /* 405D4: traps every 440 privileged instruction with 6 and has the
      * software TLB we use as the UTLB (feasibility.md 1c). */
-    ue = uc_ctl_set_cpu_model(s->uc, UC_CPU_PPC32_405D4);
-    if (ue != UC_ERR_OK) {
-        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: set CPU model 405D4: %s",
-                     uc_strerror(ue));
+    if (!UC_CHECK(s, uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN,
+                             &s->uc))) {
+        s->uc = NULL;
+        e = s->err;
         goto fail;
     }
-    e = map_regions(s);
-    if (e != SIM_OK)
-        goto fail;
-    ue = uc_hook_add(s->uc, &s->hk_intr, UC_HOOK_INTR, (void *)hook_intr, s, 1,
-                     0);
-    if (ue == UC_ERR_OK)
-        ue = uc_hook_add(s->uc, &s->hk_block, UC_HOOK_BLOCK, (void *)hook_block,
-                         s, 1, 0);
-    if (ue != UC_ERR_OK) {
-        e = sim_fail(SIM_ERR_UNSUPP, "unicorn: uc_hook_add: %s",
-                     uc_strerror(ue));
+    if (!UC_CHECK(s, uc_ctl_set_cpu_model(s->uc, UC_CPU_PPC32_405D4)) ||
+        map_regions(s) != SIM_OK ||
+        !UC_CHECK(s, uc_hook_add(s->uc, &s->hk_intr, UC_HOOK_INTR,
+                                 (void *)hook_intr, s, 1, 0)) ||
+        !UC_CHECK(s, uc_hook_add(s->uc, &s->hk_block, UC_HOOK_BLOCK,
+                                 (void *)hook_block, s, 1, 0))) {
+        e = s->err;
         goto fail;
     }
+    s->stop = false;
     *out = s;
     return SIM_OK;
 fail:
@@ -361,14 +363,16 @@ sim_err iss_run(iss *s, uint32_t pc)
 {
     s->stop = false;
     uint32_t msr = MSR_GUEST, begin = pc;
-    UC_TRY(uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
-    UC_TRY(uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
+    UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
+    UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
     if (s->nops || s->pid_dirty) {
         /* slot writes queued between runs: the stub goes first */
         after_hook(s);
         begin = s->stub_pa;
     }
-    UC_TRY(uc_emu_start(s->uc, begin, s->halt_pa, 0, 0));
+    UC_TRY(s, uc_emu_start(s->uc, begin, s->halt_pa, 0, 0));
+    if (s->err != SIM_OK) /* a uc_* call failed inside a hook */
+        return s->err;
     if (s->in_stub)
         return sim_fail(SIM_ERR_CHECK, "cpu440: Unicorn stopped inside the "
                                        "TLB stub");
@@ -391,12 +395,12 @@ bool iss_stopped(const iss *s)
 static uint32_t reg_get(iss *s, int id)
 {
     uint32_t v;
-    UC_MUST(uc_reg_read(s->uc, id, &v));
+    (void)UC_CHECK(s, uc_reg_read(s->uc, id, &v));
     return v;
 }
 static void reg_set(iss *s, int id, uint32_t v)
 {
-    UC_MUST(uc_reg_write(s->uc, id, &v));
+    (void)UC_CHECK(s, uc_reg_write(s->uc, id, &v));
 }
 
 uint32_t iss_gpr(iss *s, unsigned n)
@@ -435,11 +439,14 @@ void iss_set_xer(iss *s, uint32_t v)
 static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
 {
     if (s->nops == STUB_MAX_OPS) {
-        /* More writes from one hook than the table holds: only a flush of
-         * every slot twice over could do that. */
-        fprintf(stderr, "cpu440: more than %u TLB writes in one hook\n",
-                (unsigned)STUB_MAX_OPS);
-        abort();
+        /* more writes from one hook than the table holds: only a
+         * harness bug (flushing every slot twice over) gets here */
+        if (s->err == SIM_OK)
+            s->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: more than %u TLB writes in one hook",
+                              (unsigned)STUB_MAX_OPS);
+        s->stop = true;
+        return;
     }
     s->ops[s->nops][0] = slot;
     s->ops[s->nops][1] = hi;
@@ -478,10 +485,13 @@ uint64_t iss_stub_runs(const iss *s)
 sim_err iss_hook_insn(iss *s, uint32_t ea)
 {
     uc_hook hk;
-    UC_TRY(uc_hook_add(s->uc, &hk, UC_HOOK_CODE, (void *)hook_insn, s, ea, ea));
+    UC_TRY(s,
+           uc_hook_add(s->uc, &hk, UC_HOOK_CODE, (void *)hook_insn, s, ea, ea));
     return SIM_OK;
 }
 
+/* A failing uc_mem_read/uc_mem_write here is the answer (nothing mapped at
+ * pa), not an error of the harness, so these two are not UC_CHECKed. */
 bool iss_phys_read(iss *s, uint32_t pa, unsigned size, uint32_t *v)
 {
     uint8_t b[4] = {0};
