@@ -275,6 +275,59 @@ static void test_delivery_masks_msr_and_uses_ivpr_ivor(void)
     kit_free(k);
 }
 
+static void test_dec_counts_down_and_tsr_is_write_one_to_clear(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 3, 30000); /* DIE off: expiry only sets TSR[DIS] */
+    kit_emit(k, E_MTSPR(22, 3));
+    kit_emit(k, E_MFSPR(4, 22));
+    kit_emit(k, E_MFSPR(5, 22)); /* an exit later: smaller */
+    for (int i = 0; i < 4; i++)  /* ~4 exits of >= 12 us: DEC expires */
+        kit_emit(k, E_MFSPR(6, 272));
+    kit_emit(k, E_MFSPR(7, 336)); /* TSR */
+    kit_li(k, 3, TSR_DIS);
+    kit_emit(k, E_MTSPR(336, 3)); /* write 1 to clear */
+    kit_emit(k, E_MFSPR(8, 336));
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_TRUE(kit_gpr(k, 4) > 0 && kit_gpr(k, 4) <= 30000);
+    CU_ASSERT_TRUE(kit_gpr(k, 5) < kit_gpr(k, 4));
+    CU_ASSERT_TRUE((kit_gpr(k, 7) & TSR_DIS) != 0);
+    CU_ASSERT_EQUAL(kit_gpr(k, 8) & TSR_DIS, 0);
+    CU_ASSERT_EQUAL(k->types[EXIT_DEC], 0); /* no DIE, no EE: no interrupt */
+    kit_free(k);
+}
+
+static void test_tlbre_word0_sets_mmucr_stid(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 3, 9);
+    kit_emit(k, E_MTSPR(946, 3)); /* STID 9 for the write */
+    kit_emit(k, E_LI(4, 7));
+    kit_li(k, 3, 0x40000000u | 0x200u | 0x10u);
+    kit_emit(k, E_TLBWE(3, 4, 0));
+    kit_emit(k, E_LI(3, 0));
+    kit_emit(k, E_MTSPR(946, 3)); /* STID 0 */
+    kit_emit(k, E_TLBRE(5, 4, 0));
+    kit_emit(k, E_MFSPR(6, 946));
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 5), 0x40000000u | 0x200u | 0x10u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 6) & 0xffu, 9);
+    kit_free(k);
+}
+
+static void test_unknown_spr_is_a_program_interrupt(void)
+{
+    kit *k = kit_new();
+    kit_emit(k, E_MFSPR(4, 1000)); /* no such SPR: EMULATE_FAIL */
+    kit_emit(k, E_B_SELF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_PROGRAM);
+    CU_ASSERT_EQUAL(kit_gpr(k, 22), ESR_PIL);
+    kit_free(k);
+}
+
 static CU_TestInfo tests[] = {
     {"mtmsr/mfmsr round trip, subtypes",
      test_mtmsr_mfmsr_roundtrip_and_subtypes},
@@ -299,6 +352,10 @@ static CU_TestInfo tests[] = {
      test_wait_with_we_blocks_until_the_decrementer},
     {"delivery masks MSR, IVPR|IVOR",
      test_delivery_masks_msr_and_uses_ivpr_ivor},
+    {"DEC counts down, TSR is w1c",
+     test_dec_counts_down_and_tsr_is_write_one_to_clear},
+    {"tlbre word 0 sets MMUCR[STID]", test_tlbre_word0_sets_mmucr_stid},
+    {"unknown SPR: program interrupt", test_unknown_spr_is_a_program_interrupt},
     CU_TEST_INFO_NULL,
 };
 
