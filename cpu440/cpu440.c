@@ -259,8 +259,8 @@ static void check_limits(cpu440 *c)
     if (l->max_seconds > 0 &&
         (double)c->tb_entry >= l->max_seconds * (double)c->c.tb_hz)
         goto stop;
-    if ((c->cnt.exits & 0xffffu) == 0) {
-        if (l->progress)
+    if (c->cnt.exits % CPU440_POLL_EXITS == 0) {
+        if (l->progress && c->cnt.exits % (64 * CPU440_POLL_EXITS) == 0)
             l->progress(l->ctx, c->cnt.exits,
                         (double)c->tb_entry / (double)c->c.tb_hz);
         if (l->stop && l->stop(l->ctx)) {

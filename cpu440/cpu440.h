@@ -67,10 +67,13 @@ void cpu440_set_console(cpu440 *cpu, void (*fn)(void *ctx, int ch), void *ctx);
  * consumed the previous one (or after boot for the first). Copied. */
 SIM_MUST_CHECK sim_err cpu440_set_input(cpu440 *cpu, const char *text);
 
+#define CPU440_POLL_EXITS 1024u
+
 typedef struct cpu440_limits {
     uint64_t max_exits; /* 0 = none */
     double max_seconds; /* simulated guest seconds, 0 = none */
-    /* polled about every 64 k exits; returning true stops (Ctrl-C) */
+    /* stop is polled every CPU440_POLL_EXITS exits (returning true stops:
+     * Ctrl-C), progress every 64 polls */
     bool (*stop)(void *ctx);
     void (*progress)(void *ctx, uint64_t exits, double seconds);
     void *ctx;

@@ -149,7 +149,7 @@ static void test_stop_request_leaves_a_complete_trace(void)
     trace_header h;
     trace_footer f;
     CU_ASSERT_FATAL(trace_read_footer(p, &h, &f) == SIM_OK);
-    CU_ASSERT_EQUAL(f.n_exits, 65536); /* the first poll */
+    CU_ASSERT_EQUAL(f.n_exits, CPU440_POLL_EXITS); /* the first poll */
     static stats s;
     replayed(p, &s);
     CU_ASSERT_EQUAL(stats_check(&s, NULL), SIM_OK);
