@@ -6,3 +6,5 @@ sim_cli_test(record_seconds_and_exits 2 "~not both" record boot --seconds 1 --ex
 sim_cli_test(record_no_pv_flavour 2 "~has no PV flavour" record microbench --pv -o x.bin)
 sim_cli_test(record_exits_limit 0 "~limit reached. 1000 exits" record boot --exits 1000 -o rec1000.bin)
 sim_cli_test(microbench_lines 0 "~mfmsr +[0-9]+ cycles/iteration" microbench)
+sim_cli_test(microbench_one_trap 0 "~^tlbwe +[0-9]+ cycles/iteration" microbench --trap tlbwe)
+sim_cli_test(microbench_unknown_trap 2 "~unknown trap 'nosuch'" microbench --trap nosuch)

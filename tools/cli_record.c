@@ -301,7 +301,16 @@ typedef struct mb_ctx {
     char line[256];
     size_t len;
     int refused;
+    const char *only; /* --trap */
+    int shown;
 } mb_ctx;
+
+/* The trap kinds the guest measures (workloads/guest/microbench.c). */
+static const char *const k_traps[] = {
+    "mfmsr",      "mtmsr",       "wrteei", "mfspr-sprg0", "mtspr-sprg0",
+    "mfspr-dear", "mtspr-mmucr", "tlbsx",  "tlbwe",       "iccci",
+    "mfdcr-uic",  "mmio-load",   "hcall",
+};
 
 static mb_ctx g_mb;
 
@@ -323,6 +332,9 @@ static void mb_console(void *ctx, int ch)
     p = p ? p + 2 : m->line;
     char name[64], why[160];
     unsigned long cyc, it;
+    if (sscanf(p, "%63s", name) == 1 && m->only && strcmp(name, m->only))
+        return;
+    m->shown++;
     if (sscanf(p, "%63s %lu %lu", name, &cyc, &it) == 3)
         printf("%-14s %8lu cycles/iteration (%lu iterations)\n", name, cyc, it);
     else if (sscanf(p, "%63s refused: %159[^\n]", name, why) == 2) {
@@ -333,23 +345,59 @@ static void mb_console(void *ctx, int ch)
 
 int cli_microbench(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: sim microbench\n"
-               "\n"
-               "Runs the trap-cost microbenchmark guest on cpu440 in the\n"
-               "kvm-unit-tests style: per trap kind, the guest reads the\n"
-               "timebase around N iterations, doubling N until the delta is\n"
-               "large enough, and prints cycles per iteration. A zero or\n"
-               "negative delta is refused with the reason, never printed as\n"
-               "0. The cycles are cpu440's (%s), not hardware's.\n",
-               CPU440_COST_LABEL);
-        return 0;
+    static const struct option opts[] = {
+        {"trap", required_argument, 0, 't'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *only = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': {
+            bool known = false;
+            for (size_t i = 0; i < sizeof k_traps / sizeof k_traps[0]; i++)
+                known |= !strcmp(optarg, k_traps[i]);
+            if (!known)
+                return cli_usage_error(
+                    "microbench",
+                    "unknown trap '%s' (mfmsr, mtmsr, wrteei, mfspr-sprg0, "
+                    "mtspr-sprg0, mfspr-dear, mtspr-mmucr, tlbsx, tlbwe, "
+                    "iccci, mfdcr-uic, mmio-load, hcall)",
+                    optarg);
+            only = optarg;
+            break;
+        }
+        case 'h':
+            printf("usage: sim microbench [--trap KIND]\n"
+                   "\n"
+                   "Runs the trap-cost microbenchmark guest on cpu440 in the\n"
+                   "kvm-unit-tests style: per trap kind, the guest reads the\n"
+                   "timebase around N iterations, doubling N until the delta\n"
+                   "is large enough, and prints cycles per iteration. A zero\n"
+                   "or negative delta is refused with the reason, never\n"
+                   "printed as 0 (exit code 1). The cycles are cpu440's\n"
+                   "(%s), not hardware's.\n"
+                   "\n"
+                   "  --trap KIND   only this kind: mfmsr, mtmsr, wrteei,\n"
+                   "                mfspr-sprg0, mtspr-sprg0, mfspr-dear,\n"
+                   "                mtspr-mmucr, tlbsx, tlbwe, iccci,\n"
+                   "                mfdcr-uic, mmio-load, hcall\n",
+                   CPU440_COST_LABEL);
+            return 0;
+        default:
+            return cli_usage_error("microbench", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
     }
-    if (argc > 1)
+    if (optind != argc)
         return cli_usage_error("microbench", "unexpected argument '%s'",
-                               argv[1]);
+                               argv[optind]);
     const workload *wl = workload_find("microbench");
     memset(&g_mb, 0, sizeof g_mb);
+    g_mb.only = only;
     printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
     cpu440_config cfg;
     cpu440_config_default(&cfg);
@@ -366,5 +414,8 @@ int cli_microbench(int argc, char **argv)
     cpu440_free(cpu);
     if (e != SIM_OK)
         return cli_report(e);
+    if (g_mb.shown == 0)
+        return cli_report(sim_fail(SIM_ERR_CHECK, "microbench: the guest "
+                                                  "printed no result"));
     return g_mb.refused ? 1 : 0;
 }
