@@ -197,7 +197,9 @@ sim_err trace_rec_check(const trace_rec *r)
 static inline bool rec_ok(const trace_rec *r)
 {
     switch (r->kind) {
-    case TREC_EXIT: return r->type < EXIT__COUNT && !(r->flags & ~TRF__ALL);
+    case TREC_EXIT:
+        return r->type < EXIT__COUNT && r->type != EXIT_TIMEINGUEST &&
+               !(r->flags & ~TRF__ALL);
     case TREC_GTLB_WRITE:
     case TREC_STLB_WRITE:
         return r->type < TLB_ENTRIES && !(r->flags | r->handler | r->guest);
@@ -758,7 +760,7 @@ struct trace_reader {
     /* [0, 16): the next chunk header (read ahead with the previous payload),
      * [16, 16 + payload): records, then room for the following 16 bytes;
      * the footer + trailer + 1 probe byte also fit. It grows to the
-     * largest chunk met (2 MiB at most), so small traces stay cheap. */
+     * largest chunk met (256 KiB at most), so small traces stay cheap. */
     unsigned char *buf;
     size_t cap;
     size_t peek; /* valid read-ahead bytes in buf[0, 16) */
@@ -935,7 +937,7 @@ static sim_err reader_footer(trace_reader *r)
 }
 
 /* Records per piece of a chunk that is CRC'd and then checked while it is
- * still in L1/L2: checking a whole 2 MiB chunk after its CRC reads it back
+ * still in L1/L2: checking a whole chunk after its CRC reads it back
  * from L3 or memory, which cost as much as the CRC itself. */
 #define PIECE_RECORDS 1024u
 
@@ -973,6 +975,8 @@ static sim_err reader_commit(trace_reader *r, const tally *t,
     unsigned bad = t->bad;
     for (unsigned ty = EXIT__COUNT; ty < 256; ty++)
         bad |= t->by_type[0][ty] | t->by_type[1][ty];
+    /* time in the guest is a table row, never an exit record */
+    bad |= t->by_type[0][EXIT_TIMEINGUEST] | t->by_type[1][EXIT_TIMEINGUEST];
     trace_footer *s = &r->seen;
     if (bad) {
         size_t i = 0;

@@ -14,7 +14,7 @@
 #define TRACE_VERSION 1
 #define TRACE_HEADER_SIZE 128
 #define TRACE_RECORD_SIZE 32
-#define TRACE_CHUNK_RECORDS 65536u /* records per chunk, the last may be short */
+#define TRACE_CHUNK_RECORDS 8192u /* records per chunk (256 KiB), the last may be short */
 #define TRACE_FOOTER_SLOTS 64      /* per-type count slots in the footer */
 
 /* Record kinds. */
