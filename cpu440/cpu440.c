@@ -739,7 +739,7 @@ static void hk_insn(void *ctx, uint32_t pc)
     cpu440 *c = ctx;
     uint32_t inst = fetch(c, pc);
     unsigned spr = dec_spr(inst);
-    uint64_t tb = guest_now(c);
+    uint64_t tb = c->c.tb_frozen ? 0x1000 : guest_now(c);
     iss_set_gpr(c->iss, dec_rt(inst),
                 spr == SPR_TBRU ? (uint32_t)(tb >> 32) : (uint32_t)tb);
     iss_set_pc(c->iss, pc + 4);

@@ -41,6 +41,8 @@ typedef struct cpu440_config {
     unsigned host_pages_heavy; /* default 24 */
     double think_s;     /* delay before each scripted console line (0.02 s) */
     unsigned guest_cpi; /* timebase ticks per guest instruction (1) */
+    bool tb_frozen;     /* stress switch: guest timebase reads return a
+                           constant (pins the microbench's refusal) */
 } cpu440_config;
 
 void cpu440_config_default(cpu440_config *c);

@@ -175,7 +175,7 @@ static void test_runs_are_deterministic(void)
     fclose(y);
 }
 
-static unsigned g_lines, g_positive;
+static unsigned g_lines, g_positive, g_refused;
 static char g_line[256];
 static size_t g_len;
 
@@ -198,6 +198,8 @@ static void mb_console(void *ctx, int ch)
         g_lines++;
         g_positive += cyc > 0 && it > 0;
     }
+    if (p && strstr(p, " refused: timebase delta"))
+        g_refused++;
 }
 
 static void test_microbench_reports_each_trap_kind(void)
@@ -219,6 +221,25 @@ static void test_microbench_reports_each_trap_kind(void)
     CU_ASSERT_EQUAL(g_positive, g_lines);
 }
 
+static void test_microbench_refuses_a_zero_delta(void)
+{
+    const workload *wl = workload_find("microbench");
+    cpu440_config c;
+    cpu440_config_default(&c);
+    c.tb_frozen = true; /* every timebase read returns the same value */
+    cpu440 *cpu;
+    CU_ASSERT_FATAL(cpu440_new(&cpu, &c) == SIM_OK);
+    CU_ASSERT_FATAL(workload_load(wl, false, cpu) == SIM_OK);
+    g_lines = g_positive = g_refused = 0;
+    cpu440_set_console(cpu, mb_console, NULL);
+    cpu440_limits lim = {.max_seconds = 60};
+    cpu440_end end;
+    CU_ASSERT_FATAL(cpu440_run(cpu, &lim, &end) == SIM_OK);
+    cpu440_free(cpu);
+    CU_ASSERT_EQUAL(g_lines, 0); /* no cycle count printed, not even 0 */
+    CU_ASSERT_EQUAL(g_refused, 13);
+}
+
 static CU_TestInfo tests[] = {
     {"default scenario passes the invariants",
      test_default_scenario_passes_the_invariants},
@@ -231,6 +252,7 @@ static CU_TestInfo tests[] = {
     {"runs are deterministic", test_runs_are_deterministic},
     {"microbench reports each trap kind",
      test_microbench_reports_each_trap_kind},
+    {"microbench refuses a zero delta", test_microbench_refuses_a_zero_delta},
     CU_TEST_INFO_NULL,
 };
 
