@@ -58,7 +58,8 @@ uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz)
 /* ---- time ---- */
 static uint64_t guest_now(const cpu440 *c)
 {
-    return c->tb_entry + (c->icount - c->icount_entry) * c->c.guest_cpi;
+    return c->tb_entry + c->guest_extra +
+           (c->icount - c->icount_entry) * c->c.guest_cpi;
 }
 
 uint64_t cpu_tb_now(const cpu440 *c)
@@ -122,6 +123,10 @@ uint64_t cpu_next_wake(const cpu440 *c)
 /* ---- records ---- */
 static void flush_pend(cpu440 *c)
 {
+    /* the coster priced the exit at its end; its state records follow it,
+     * as in a replay of the trace */
+    for (unsigned i = 1; i < c->npend && c->coster.state; i++)
+        c->coster.state(c->coster.ctx, &c->pend[i]);
     for (unsigned i = 0; i < c->npend && c->err == SIM_OK; i++)
         if (c->sink.put)
             c->err = c->sink.put(c->sink.ctx, &c->pend[i]);
@@ -287,14 +292,23 @@ static void exit_end(cpu440 *c)
         c->next_signal = c->pend[0].tb + 1; /* consumed; rescheduled below */
     }
     host_pressure(c, heavy);
-    uint64_t h = (uint64_t)cpu440_flat_ticks(t, c->c.tb_hz) + c->extra_ticks;
-    if (h > 0xffffffffu)
-        h = 0xffffffffu;
     trace_rec *r = &c->pend[0];
     r->type = (uint8_t)t;
-    r->handler = (uint32_t)h;
     r->flags |=
         TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN | (heavy ? TRF_USERSPACE : 0);
+    uint64_t h;
+    c->guest_extra = 0;
+    if (c->coster.exit) {
+        uint32_t ch = 0, gx = 0;
+        c->coster.exit(c->coster.ctx, r, c->icount - c->icount_entry, &ch, &gx);
+        h = (uint64_t)ch + c->extra_ticks;
+        c->guest_extra = gx;
+    } else {
+        h = (uint64_t)cpu440_flat_ticks(t, c->c.tb_hz) + c->extra_ticks;
+    }
+    if (h > 0xffffffffu)
+        h = 0xffffffffu;
+    r->handler = (uint32_t)h;
     c->tb_entry = r->tb + h;
     c->icount_entry = c->icount;
     c->in_exit = false;
@@ -832,6 +846,14 @@ void cpu440_set_sink(cpu440 *c, const cpu440_sink *sink)
     c->sink = *sink;
 }
 
+void cpu440_set_coster(cpu440 *c, const cpu440_coster *k)
+{
+    if (k)
+        c->coster = *k;
+    else
+        memset(&c->coster, 0, sizeof c->coster);
+}
+
 void cpu440_set_console(cpu440 *c, void (*fn)(void *, int), void *ctx)
 {
     c->uart.console = fn;
@@ -863,6 +885,7 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
         c->host_hint[i] = -1;
     memset(&c->cnt, 0, sizeof c->cnt);
     c->icount = c->icount_entry = c->tb_entry = 0;
+    c->guest_extra = 0;
     c->npend = 0;
     c->in_exit = false;
     c->poweroff = c->stop_asked = false;

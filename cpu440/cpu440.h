@@ -54,6 +54,21 @@ typedef struct cpu440_sink {
     sim_err (*put)(void *ctx, const trace_rec *r);
 } cpu440_sink;
 
+/* Prices exits while recording (the cycle model, model/cost) instead of the
+ * flat default: exit() is called at the end of each exit's handling with
+ * its record (final type; handler/guest not set yet) and the guest
+ * instructions run before it (since the previous entry); it returns the
+ * handler ticks (exit -> entry; for EMUL_WAIT without the idle time, which
+ * cpu440 adds as it measured it) and the ticks the guest side of the path
+ * adds before the guest's own instructions; state() then gets the state
+ * records of that handling. Same order as a replay of the trace. */
+typedef struct cpu440_coster {
+    void *ctx;
+    void (*exit)(void *ctx, const trace_rec *r, uint64_t guest_insns_before,
+                 uint32_t *handler, uint32_t *guest_extra);
+    void (*state)(void *ctx, const trace_rec *r);
+} cpu440_coster;
+
 SIM_MUST_CHECK sim_err cpu440_new(cpu440 **out, const cpu440_config *c);
 void cpu440_free(cpu440 *cpu);
 
@@ -63,6 +78,12 @@ void cpu440_free(cpu440 *cpu);
 SIM_MUST_CHECK sim_err cpu440_load(cpu440 *cpu, uint32_t pa, uint32_t ea,
                                    const void *img, size_t len);
 void cpu440_set_sink(cpu440 *cpu, const cpu440_sink *sink);
+/* NULL: the flat default per path (cpu440_flat_ticks). */
+void cpu440_set_coster(cpu440 *cpu, const cpu440_coster *k);
+/* The cycle model (model/cost, reset by the caller with the run's timebase)
+ * as a coster (cpu440/modelcost.c). */
+struct cost_model;
+void cpu440_model_coster(cpu440_coster *k, struct cost_model *m);
 /* Console: bytes the guest writes to the UART go to fn (may be NULL). */
 void cpu440_set_console(cpu440 *cpu, void (*fn)(void *ctx, int ch), void *ctx);
 /* Lines typed on the console, each offered think_s after the guest has

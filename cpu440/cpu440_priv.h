@@ -125,6 +125,8 @@ struct cpu440 {
     iss *iss;
     tlb440 *tlb;
     cpu440_sink sink;
+    cpu440_coster coster; /* exit == NULL: flat default ticks */
+    uint32_t guest_extra; /* guest-side path ticks after the last entry */
     uint8_t *sh; /* the shared (magic) page: MSR, SRR0/1, SPRG0-7, DEAR, ESR */
 
     /* BookE registers kept here (the rest are in the shared page) */

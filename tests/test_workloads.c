@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "cpu440.h"
 #include "replay.h"
 #include "testlib.h"
@@ -18,6 +19,8 @@ typedef struct rec {
     uint64_t polls;
     bool stop_at_first_poll;
 } rec;
+
+static cost_model *g_model; /* non-NULL: record() prices with it */
 
 static sim_err put(void *ctx, const trace_rec *r)
 {
@@ -51,6 +54,13 @@ static cpu440_end record(const char *name, bool pv, const char *path, bool stop)
     CU_ASSERT_FATAL(trace_writer_open(&r.w, path, &h) == SIM_OK);
     cpu440_sink s = {&r, put};
     cpu440_set_sink(cpu, &s);
+    if (g_model) {
+        cost_reset(g_model, c.tb_hz, c.tb_hz);
+        cpu440_coster k;
+        cpu440_model_coster(&k, g_model);
+        cpu440_set_coster(cpu, &k);
+        snprintf(h.cost_label, sizeof h.cost_label, "cycle model");
+    }
     cpu440_limits lim = {.max_seconds = 30, .stop = stop_cb, .ctx = &r};
     cpu440_end end = CPU440_LIMIT;
     sim_err e = cpu440_run(cpu, &lim, &end);
@@ -240,6 +250,27 @@ static void test_microbench_refuses_a_zero_delta(void)
     CU_ASSERT_EQUAL(g_refused, 13);
 }
 
+static void test_the_cycle_model_can_price_a_recording(void)
+{
+    static params prm;
+    params_init(&prm);
+    CU_ASSERT_FATAL(cost_new(&g_model, &prm) == SIM_OK);
+    char p[512], f[512];
+    path_of(p, sizeof p, "model");
+    path_of(f, sizeof f, "flat");
+    CU_ASSERT_EQUAL(record("boot", false, p, false), CPU440_POWEROFF);
+    cost_free(g_model);
+    g_model = NULL;
+    CU_ASSERT_EQUAL(record("boot", false, f, false), CPU440_POWEROFF);
+    static stats s, t;
+    replayed(p, &s);
+    replayed(f, &t);
+    CU_ASSERT_EQUAL(stats_check(&s, stderr), SIM_OK);
+    /* the model's EMULINST handler times vary; the flat default's do not */
+    CU_ASSERT_TRUE(s.rows[EXIT_EMULINST].max > s.rows[EXIT_EMULINST].min);
+    CU_ASSERT_EQUAL(t.rows[EXIT_EMULINST].max, t.rows[EXIT_EMULINST].min);
+}
+
 static CU_TestInfo tests[] = {
     {"default scenario passes the invariants",
      test_default_scenario_passes_the_invariants},
@@ -253,6 +284,8 @@ static CU_TestInfo tests[] = {
     {"microbench reports each trap kind",
      test_microbench_reports_each_trap_kind},
     {"microbench refuses a zero delta", test_microbench_refuses_a_zero_delta},
+    {"the cycle model can price a recording",
+     test_the_cycle_model_can_price_a_recording},
     CU_TEST_INFO_NULL,
 };
 

@@ -10,7 +10,9 @@
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "cost.h"
 #include "cpu440.h"
+#include "params.h"
 #include "sim_config.h"
 #include "stats.h"
 #include "table.h"
@@ -125,10 +127,14 @@ static void help(FILE *f)
 }
 
 /* Runs a workload; trace path may be NULL (microbench). */
+#define MODEL_COST_LABEL "cycle model (model/cost)"
+
 static int run_workload(const char *cmd, const workload *wl, bool pv,
                         const char *out, const cpu440_limits *lim_in,
-                        FILE *console_to, bool fold, bool print_table)
+                        FILE *console_to, bool fold, bool print_table,
+                        cost_model *model)
 {
+    const char *label = model ? MODEL_COST_LABEL : CPU440_COST_LABEL;
     static rec_ctx c;
     memset(&c, 0, sizeof c);
     c.console = console_to;
@@ -152,7 +158,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         snprintf(h.workload, sizeof h.workload, "%s%s", wl->name,
                  pv ? "-pv" : "");
         snprintf(h.tool_version, sizeof h.tool_version, "%s", SIM_VERSION);
-        snprintf(h.cost_label, sizeof h.cost_label, "%s", CPU440_COST_LABEL);
+        snprintf(h.cost_label, sizeof h.cost_label, "%s", label);
         e = trace_writer_open(&c.w, out, &h);
         if (e != SIM_OK) {
             cpu440_free(cpu);
@@ -161,6 +167,12 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     }
     cpu440_sink sink = {&c, put};
     cpu440_set_sink(cpu, &sink);
+    if (model) {
+        cost_reset(model, cfg.tb_hz, cfg.tb_hz);
+        cpu440_coster k;
+        cpu440_model_coster(&k, model);
+        cpu440_set_coster(cpu, &k);
+    }
     cpu440_set_console(cpu, console, &c);
     cli_progress_init(&c.prog, cmd, "exits");
     cpu440_limits lim = *lim_in;
@@ -204,8 +216,14 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
            : end == CPU440_STOPPED ? "interrupted (Ctrl-C)"
                                    : "limit reached",
            (unsigned long long)k.exits, (double)k.tb / (double)cfg.tb_hz);
-    printf("# ticks: %s (a flat default per exit path, not a prediction)\n",
-           CPU440_COST_LABEL);
+    if (model)
+        printf("# ticks: %s prices each exit; guest instructions 1 tick "
+               "each\n",
+               label);
+    else
+        printf("# ticks: %s (a flat default per exit path, not a "
+               "prediction)\n",
+               label);
     printf("# host: %.2f s wall, %.0f exits/s, %.1f guest MIPS, %llu shadow "
            "TLB updates into Unicorn\n",
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
@@ -228,11 +246,18 @@ int cli_record(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"console", no_argument, 0, 'c'},
         {"fold-emul", no_argument, 0, 'F'},
+        {"model", no_argument, 0, 'm'},
+        {"params", required_argument, 0, 'P'},
+        {"set", required_argument, 0, 'S'},
         {"list", no_argument, 0, 'l'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     bool pv = false, fold = false, secs_set = false, exits_set = false;
+    bool model = false;
+    const char *pfile = NULL;
+    char *sets[64];
+    int nsets = 0;
     cpu440_limits lim = {0};
     const char *out = NULL;
     FILE *con = NULL;
@@ -268,6 +293,14 @@ int cli_record(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'c': con = stderr; break;
         case 'F': fold = true; break;
+        case 'm': model = true; break;
+        case 'P': pfile = optarg; break;
+        case 'S':
+            if (nsets == (int)(sizeof sets / sizeof sets[0]))
+                return cli_usage_error("record", "more than %d --set",
+                                       (int)(sizeof sets / sizeof sets[0]));
+            sets[nsets++] = optarg;
+            break;
         case 'l': list(stdout); return 0;
         case 'h': help(stdout); return 0;
         default:
@@ -293,7 +326,21 @@ int cli_record(int argc, char **argv)
                                wl->name);
     if (!out)
         return cli_usage_error("record", "-o TRACE is required");
-    return run_workload("record", wl, pv, out, &lim, con, fold, true);
+    if ((pfile || nsets) && !model)
+        return cli_usage_error("record", "--params/--set need --model");
+    cost_model *cm = NULL;
+    if (model) {
+        static params prm;
+        int rc = cli_params_resolve(&prm, pfile, sets, nsets);
+        if (rc != 0)
+            return rc;
+        sim_err e = cost_new(&cm, &prm);
+        if (e != SIM_OK)
+            return cli_report(e);
+    }
+    int rc = run_workload("record", wl, pv, out, &lim, con, fold, true, cm);
+    cost_free(cm);
+    return rc;
 }
 
 /* `sim microbench`: the guest prints one line per trap kind. */
