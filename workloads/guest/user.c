@@ -116,6 +116,50 @@ static void fmt_u(char *b, unsigned v)
 
 static int compute(uint8_t *a);
 
+/* Boot services (udev, syslogd, cron ... of the seed's Ubuntu boot): each a
+ * new process that pages in code spread over several text pages (ITLB
+ * misses, first-execution ISIs), dirties heap pages (DTLB misses, dirty-bit
+ * DSIs) and reports on the console. */
+#define UTEXT(n) __attribute__((section(".text.u" #n), noinline))
+#define PROG_SERVICE 16
+static const char *const k_services[] = {
+    "udev",   "syslogd", "klogd", "dbus",   "hal",   "cron",
+    "atd",    "sshd",    "acpid", "ntpd",   "cups",  "getty",
+    "portmap", "nfs",    "mdadm", "lvm2",   "hdparm", "rsync",
+};
+#define NSERVICES (sizeof k_services / sizeof k_services[0])
+
+UTEXT(1) static void svc_fill(uint8_t *a, unsigned pages, unsigned k)
+{
+    for (unsigned i = 0; i < pages; i++)
+        for (unsigned j = 0; j < 4096; j += 512)
+            a[i * 4096 + j] = (uint8_t)(i + j + k);
+}
+
+UTEXT(2) static uint32_t svc_sum(const uint8_t *a, unsigned pages)
+{
+    uint32_t c = 0;
+    for (unsigned i = 0; i < pages; i++)
+        c = crc32(a + i * 4096, 128, c);
+    return c;
+}
+
+UTEXT(3) static int service(unsigned k)
+{
+    const unsigned pages = 4 + k % 5;
+    uint8_t *a = (uint8_t *)sys(SYS_SBRK, (long)pages * 4096, 0);
+    svc_fill(a, pages, k);
+    uint32_t c = svc_sum(a, pages);
+    char m[64] = " * Starting ";
+    unsigned l = slen(m);
+    for (const char *p = k_services[k % NSERVICES]; *p; p++)
+        m[l++] = *p;
+    m[l] = 0;
+    out(m);
+    out(c ? "   [ OK ]\n" : "   [fail]\n");
+    return 0;
+}
+
 static int init(uint32_t arg)
 {
     out("init: version 2.86 booting\n");
@@ -124,6 +168,8 @@ static int init(uint32_t arg)
         compute(a);
         sys(SYS_POWEROFF, 0, 0);
     }
+    for (unsigned k = 0; k < NSERVICES; k++)
+        run(PROG_SERVICE + (int)k);
     long job = sys(SYS_SPAWN, PROG_JOB, 0);
     long logger = sys(SYS_SPAWN, PROG_LOGGER, 0);
     while (run(PROG_LOGIN) != 0)
@@ -203,7 +249,7 @@ static int job(int logger)
         c = crc32(a + (r % pages) * 4096 + (r & 7) * 512, 256, c);
         if (r % 16 == 0)
             fp_copy(&acc, &c);
-        if (logger && r % 64 == 0) {
+        if (logger && r % 256 == 0) {
             char m[48] = "logger: tick ";
             fmt_u(m + slen(m), (unsigned)sys(SYS_UPTIME, 0, 0));
             unsigned l = slen(m);
@@ -244,6 +290,7 @@ int umain(int prog, uint8_t *arg)
     case PROG_LS: return ls();
     case PROG_JOB: return job(0);
     case PROG_COMPUTE: return compute(arg);
-    default: return job(1);
+    case PROG_LOGGER: return job(1);
+    default: return service((unsigned)prog - PROG_SERVICE);
     }
 }
