@@ -458,7 +458,9 @@ static bool fp_execute(cpu440 *c, uint32_t inst, decode_op op)
         return true;
     }
     decode_mem m;
-    if (!decode_mem_info(op, &m))
+    /* the double loads/stores only (a single needs a format conversion
+     * nothing here does): anything else is a program interrupt */
+    if (!decode_mem_info(op, &m) || m.size != 8)
         return false;
     unsigned size;
     bool store;
@@ -469,14 +471,14 @@ static bool fp_execute(cpu440 *c, uint32_t inst, decode_op op)
         return false;
     uint8_t *p = iss_ram(c->iss) + pa;
     if (m.store) {
-        uint64_t v = m.size == 8 ? c->fpr[rt] : c->fpr[rt] >> 32;
+        uint64_t v = c->fpr[rt];
         for (unsigned i = 0; i < m.size; i++)
             p[i] = (uint8_t)(v >> (8 * (m.size - 1 - i)));
     } else {
         uint64_t v = 0;
         for (unsigned i = 0; i < m.size; i++)
             v = v << 8 | p[i];
-        c->fpr[rt] = m.size == 8 ? v : v << 32;
+        c->fpr[rt] = v;
     }
     if (m.update)
         iss_set_gpr(c->iss, dec_ra(inst), ea);
