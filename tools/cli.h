@@ -8,6 +8,7 @@
 
 int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
 int cli_replay(int argc, char **argv); /* cli_replay.c */
+int cli_import(int argc, char **argv); /* cli_import.c: ftrace */
 int cli_record(int argc, char **argv); /* cli_record.c (+ microbench) */
 int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */

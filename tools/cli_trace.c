@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ftexport.h"
 #include "outfile.h"
 #include "trace.h"
 #include "tracetext.h"
@@ -55,7 +56,7 @@ static void usage_info(FILE *f)
 
 static void usage_dump(FILE *f)
 {
-    fputs("usage: sim trace dump FILE [-o OUT]\n"
+    fputs("usage: sim trace dump FILE [-o OUT] [--ftrace [--ns]]\n"
           "\n"
           "Prints the trace as text: a `header` line, then one line per "
           "record\n"
@@ -65,7 +66,16 @@ static void usage_dump(FILE *f)
           "\n"
           "  -o, --output OUT   write to OUT (under a temporary name, renamed "
           "when\n"
-          "                     complete) instead of stdout\n",
+          "                     complete) instead of stdout\n"
+          "  --ftrace           print the ftrace text of the kvm tracepoints "
+          "instead\n"
+          "                     (kvm_exit, kvm_ppc_instr, kvm_gtlb_write, "
+          "kvm_stlb_write,\n"
+          "                     kvm_stlb_inval, kvm_userspace_exit), as `sim "
+          "import ftrace`\n"
+          "                     reads it (docs/ftrace-import.md)\n"
+          "  --ns               with --ftrace: timestamps with 9 decimals "
+          "(default 6)\n",
           f);
 }
 
@@ -91,6 +101,7 @@ typedef struct args {
     const char *out;
     int verify;
     int help;
+    int ftrace, ns;
 } args;
 
 static int parse_args(const char *cmd, int argc, char **argv, int allow_out,
@@ -110,6 +121,10 @@ static int parse_args(const char *cmd, int argc, char **argv, int allow_out,
             a->out = s + 9;
         } else if (allow_verify && !strcmp(s, "--verify")) {
             a->verify = 1;
+        } else if (allow_out == 2 && !strcmp(s, "--ftrace")) {
+            a->ftrace = 1;
+        } else if (allow_out == 2 && !strcmp(s, "--ns")) {
+            a->ns = 1;
         } else if (s[0] == '-' && s[1] != '\0') {
             return cli_usage_error(cmd, "unknown option '%s'", s);
         } else if (a->file) {
@@ -214,7 +229,7 @@ static int cmd_info(int argc, char **argv)
 static int cmd_dump(int argc, char **argv)
 {
     args a;
-    int rc = parse_args("trace dump", argc, argv, 1, 0, &a);
+    int rc = parse_args("trace dump", argc, argv, 2, 0, &a);
     if (rc || a.help) {
         if (a.help)
             usage_dump(stdout);
@@ -224,7 +239,27 @@ static int cmd_dump(int argc, char **argv)
     sim_err e = outfile_open(&o, a.out ? a.out : "-");
     if (e)
         return cli_report(e);
-    if ((e = tracetext_dump(a.file, o.f))) {
+    if (a.ns && !a.ftrace) {
+        outfile_abort(&o);
+        return cli_usage_error("trace dump", "--ns goes with --ftrace");
+    }
+    if (a.ftrace) {
+        ftexport_opts fo;
+        ftexport_defaults(&fo);
+        fo.ns = a.ns != 0;
+        ftexport_stats st;
+        e = ftexport_trace(a.file, o.f, &fo, &st);
+        if (!e && (st.substituted || st.unrepresentable || st.markers))
+            fprintf(stderr,
+                    "sim trace dump --ftrace: %llu exits; %llu instruction "
+                    "words replaced by one of the exit's type, %llu exits "
+                    "the tracepoints cannot express, %llu markers left out\n",
+                    (ull)st.exits, (ull)st.substituted,
+                    (ull)st.unrepresentable, (ull)st.markers);
+    } else {
+        e = tracetext_dump(a.file, o.f);
+    }
+    if (e) {
         outfile_abort(&o);
         return cli_report(e);
     }

@@ -17,6 +17,7 @@ typedef struct command {
 static const command commands[] = {
     {"record", cli_record, "run a guest workload on cpu440, write its exit trace, print the table"},
     {"microbench", cli_microbench, "cycles of one trap of each kind, measured in a guest on cpu440"},
+    {"import", cli_import, "convert ftrace / trace-cmd text of the kvm tracepoints into a trace"},
     {"replay", cli_replay, "replay a trace through the model, print the exit-timing table"},
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
