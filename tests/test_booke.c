@@ -328,6 +328,39 @@ static void test_unknown_spr_is_a_program_interrupt(void)
     kit_free(k);
 }
 
+static void test_fp_unavailable_then_lfd_stfd_without_exits(void)
+{
+    kit *k = kit_new();
+    k->img[0xc000 / 4] = 0x11223344u;
+    k->img[0xc004 / 4] = 0x55667788u;
+    kit_li(k, 9, 0xc000);
+    kit_emit(k, E_LFD(1, 0, 9)); /* MSR[FP]=0: FP unavailable */
+    kit_emit(k, E_B_SELF);
+    /* the FP-unavailable handler: FP on, copy 8 bytes, power off */
+    uint32_t h[] = {E_LIS(3, MSR_FP >> 16) | 0,
+                    E_ORI(3, 3, MSR_FP),
+                    E_MTMSR(3),
+                    E_LFD(1, 0, 9),
+                    E_STFD(1, 8, 9),
+                    E_LI(24, 7),
+                    E_LI(0, 0),
+                    E_POWEROFF};
+    kit_handler(k, 7, h, sizeof h / 4);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), 7);
+    CU_ASSERT_EQUAL(k->types[EXIT_FP_UNAVAIL], 1);
+    uint8_t *ram = iss_ram(k->cpu->iss);
+    CU_ASSERT_EQUAL(get_be(ram + 0xc008), 0x11223344u);
+    CU_ASSERT_EQUAL(get_be(ram + 0xc00c), 0x55667788u);
+    /* with FP on, the loads/stores were no exits: only the mtmsr and the
+     * power-off DCR follow the FP_UNAVAIL */
+    exit_type t[8];
+    unsigned n = kit_exits(k, t, 8);
+    CU_ASSERT_EQUAL(t[n - 1], EXIT_DCR);
+    CU_ASSERT_EQUAL(t[n - 2], EXIT_EMUL_MTMSR);
+    kit_free(k);
+}
+
 static CU_TestInfo tests[] = {
     {"mtmsr/mfmsr round trip, subtypes",
      test_mtmsr_mfmsr_roundtrip_and_subtypes},
@@ -356,6 +389,8 @@ static CU_TestInfo tests[] = {
      test_dec_counts_down_and_tsr_is_write_one_to_clear},
     {"tlbre word 0 sets MMUCR[STID]", test_tlbre_word0_sets_mmucr_stid},
     {"unknown SPR: program interrupt", test_unknown_spr_is_a_program_interrupt},
+    {"FP unavailable, then lfd/stfd run",
+     test_fp_unavailable_then_lfd_stfd_without_exits},
     CU_TEST_INFO_NULL,
 };
 
