@@ -1,6 +1,8 @@
 /* exits: names and properties generated from EXIT_LIST (exits.h). */
 #include "exits.h"
 
+#include "nearest.h"
+
 #include <string.h>
 
 static const char *const names[EXIT__COUNT] = {
@@ -33,45 +35,13 @@ int exit_from_name(const char *name)
     return exit_from_namen(name, (unsigned)strlen(name));
 }
 
-/* Levenshtein distance, small strings only (names are < 16 chars). */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
-    unsigned row[64];
-    if (la > 63 || lb > 63)
-        return 99;
-    for (unsigned j = 0; j <= lb; j++)
-        row[j] = j;
-    for (unsigned i = 1; i <= la; i++) {
-        unsigned prev = row[0];
-        row[0] = i;
-        for (unsigned j = 1; j <= lb; j++) {
-            unsigned cur = row[j];
-            unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            unsigned best = prev + cost;
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
 const char *exit_nearest_name(const char *name)
 {
-    const char *best = names[0];
-    unsigned bd = ~0u;
-    for (int i = 0; i < EXIT__COUNT; i++) {
-        unsigned d = edit_distance(name, names[i]);
-        if (d < bd) {
-            bd = d;
-            best = names[i];
-        }
-    }
-    return best;
+    nearest n;
+    nearest_init(&n, name);
+    for (int i = 0; i < EXIT__COUNT; i++)
+        nearest_offer(&n, names[i]);
+    return nearest_best(&n);
 }
 
 unsigned exit_flags(exit_type t)

@@ -2,6 +2,8 @@
  * (Debian libinih), --set parsing, `sim params show` and the markdown docs. */
 #include "params.h"
 
+#include "nearest.h"
+
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -55,55 +57,13 @@ int param_from_name(const char *name)
     return -1;
 }
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63)
-        la = 63;
-    if (lb > 63)
-        lb = 63;
-    unsigned row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *param_nearest_name(const char *name)
 {
-    /* a prefix of a name (a cut-short name) beats edit distance, which
-     * favours short names */
-    size_t n = strlen(name);
-    const char *pre = NULL;
-    for (int i = 0; i < PARAM__COUNT && n >= 3; i++)
-        if (!strncmp(defs[i].name, name, n) &&
-            (!pre || strlen(defs[i].name) < strlen(pre)))
-            pre = defs[i].name;
-    if (pre)
-        return pre;
-    const char *best = defs[0].name;
-    unsigned bd = ~0u;
-    for (int i = 0; i < PARAM__COUNT; i++) {
-        unsigned d = edit_distance(name, defs[i].name);
-        if (d < bd) {
-            bd = d;
-            best = defs[i].name;
-        }
-    }
-    return best;
+    nearest n;
+    nearest_init(&n, name);
+    for (int i = 0; i < PARAM__COUNT; i++)
+        nearest_offer(&n, defs[i].name);
+    return nearest_best(&n);
 }
 
 /* A number with an optional k/M/G suffix (core_hz = 667M). */

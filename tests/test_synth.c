@@ -9,24 +9,6 @@
 #include "synth.h"
 #include "testlib.h"
 
-static char *slurp(const char *p, size_t *n)
-{
-    FILE *f = fopen(p, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
-
 static void synth_to(const char *name, uint64_t exits, uint64_t seed,
                      char *out, size_t cap)
 {
@@ -43,7 +25,7 @@ static void test_same_seed_same_bytes(void)
     synth_to("a", 20000, 7, a, sizeof a);
     synth_to("b", 20000, 7, b, sizeof b);
     size_t na, nb;
-    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    unsigned char *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
     CU_ASSERT_FATAL(x && y);
     CU_ASSERT_EQUAL(na, nb);
     CU_ASSERT(na == nb && memcmp(x, y, na) == 0);
@@ -57,7 +39,7 @@ static void test_other_seed_other_bytes(void)
     synth_to("c", 1000, 1, a, sizeof a);
     synth_to("d", 1000, 2, b, sizeof b);
     size_t na, nb;
-    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    unsigned char *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
     CU_ASSERT_FATAL(x && y);
     CU_ASSERT(na != nb || memcmp(x, y, na) != 0);
     free(x);

@@ -135,24 +135,6 @@ static sim_err write_exits(const char *path, size_t n)
     return trace_writer_close(w);
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static int spit(const char *path, const void *b, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -220,7 +202,7 @@ static unsigned char *sample(size_t *len)
     const char *p = tpath("sample.bin");
     if (write_exits(p, 100) != SIM_OK)
         return NULL;
-    return slurp(p, len);
+    return test_slurp(p, len);
 }
 
 static void fix_chunk_crc(unsigned char *b, size_t chunk_off, size_t nrec)
@@ -278,7 +260,7 @@ static void test_empty_trace(void)
     const char *p = tpath("empty.bin");
     CU_ASSERT_EQUAL_FATAL(write_trace(p, NULL, 0), SIM_OK);
     size_t len;
-    unsigned char *b = slurp(p, &len);
+    unsigned char *b = test_slurp(p, &len);
     CU_ASSERT_EQUAL(len, HDR + FOOTER + TRAILER);
     free(b);
     trace_reader *r;
@@ -321,7 +303,7 @@ static void test_chunk_boundary_plus_one(void)
     const char *p = tpath("two_chunks.bin");
     CU_ASSERT_EQUAL_FATAL(write_exits(p, TRACE_CHUNK_RECORDS + 1), SIM_OK);
     size_t len;
-    free(slurp(p, &len));
+    free(test_slurp(p, &len));
     CU_ASSERT_EQUAL(len, HDR + 2 * CHDR +
                              (TRACE_CHUNK_RECORDS + 1) * TRACE_RECORD_SIZE +
                              FOOTER + TRAILER);
@@ -373,7 +355,7 @@ static void test_same_records_same_bytes(void)
     CU_ASSERT_EQUAL_FATAL(write_trace(a, in, 6), SIM_OK);
     CU_ASSERT_EQUAL_FATAL(write_trace(b, in, 6), SIM_OK);
     size_t la, lb;
-    unsigned char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    unsigned char *ba = test_slurp(a, &la), *bb = test_slurp(b, &lb);
     CU_ASSERT_FATAL(ba && bb);
     CU_ASSERT_EQUAL(la, lb);
     CU_ASSERT(la == lb && memcmp(ba, bb, la) == 0);
@@ -827,7 +809,7 @@ static void test_pack_dump_pack_identity(void)
     CU_ASSERT_EQUAL_FATAL(e, SIM_OK);
     CU_ASSERT_EQUAL_FATAL(tracetext_pack_buf("d.txt", s, strlen(s), b), SIM_OK);
     size_t la, lb;
-    unsigned char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    unsigned char *ba = test_slurp(a, &la), *bb = test_slurp(b, &lb);
     CU_ASSERT_FATAL(ba && bb);
     CU_ASSERT(la == lb && memcmp(ba, bb, la) == 0);
     free(ba);
@@ -847,7 +829,7 @@ static void test_committed_small_trace_packs_identically(void)
     CU_ASSERT_EQUAL(tracetext_pack(txt, f, out), SIM_OK);
     fclose(f);
     size_t la, lb;
-    unsigned char *ba = slurp(bin, &la), *bb = slurp(out, &lb);
+    unsigned char *ba = test_slurp(bin, &la), *bb = test_slurp(out, &lb);
     CU_ASSERT_FATAL(ba && bb);
     CU_ASSERT(la == lb && memcmp(ba, bb, la) == 0);
     free(ba);

@@ -22,6 +22,25 @@ static inline const char *test_tmp_dir(void)
     return d ? d : ".";
 }
 
+/* A whole file in memory (malloc'd; NULL if it cannot be read). */
+static inline unsigned char *test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = n > 0 ? (size_t)n : 0;
+    return b;
+}
+
 static inline int test_run_suites(CU_SuiteInfo *suites)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
