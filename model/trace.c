@@ -699,10 +699,11 @@ typedef struct source {
     uint64_t len; /* memory only */
 } source;
 
-/* Reads up to n bytes at off (sequentially for files: off is the current
- * position); *got < n only at the end of the input. */
-static sim_err src_read(const source *s, const char *name, uint64_t off,
-                        void *buf, size_t n, size_t *got)
+/* Reads up to n bytes at off; *got < n only at the end of the input. A
+ * file is read sequentially (off is then its current position), or with
+ * pread when `positioned` (the footer path: files must be seekable there). */
+static sim_err src_get(const source *s, const char *name, uint64_t off,
+                       void *buf, size_t n, size_t *got, bool positioned)
 {
     if (s->fd < 0) {
         uint64_t avail = off < s->len ? s->len - off : 0;
@@ -713,7 +714,9 @@ static sim_err src_read(const source *s, const char *name, uint64_t off,
     }
     size_t done = 0;
     while (done < n) {
-        ssize_t k = read(s->fd, (char *)buf + done, n - done);
+        ssize_t k = positioned ? pread(s->fd, (char *)buf + done, n - done,
+                                       (off_t)(off + done))
+                               : read(s->fd, (char *)buf + done, n - done);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
@@ -727,27 +730,16 @@ static sim_err src_read(const source *s, const char *name, uint64_t off,
     return SIM_OK;
 }
 
-/* Positioned read for the footer path (files must be seekable there). */
+static sim_err src_read(const source *s, const char *name, uint64_t off,
+                        void *buf, size_t n, size_t *got)
+{
+    return src_get(s, name, off, buf, n, got, false);
+}
+
 static sim_err src_pread(const source *s, const char *name, uint64_t off,
                          void *buf, size_t n, size_t *got)
 {
-    if (s->fd < 0)
-        return src_read(s, name, off, buf, n, got);
-    size_t done = 0;
-    while (done < n) {
-        ssize_t k =
-            pread(s->fd, (char *)buf + done, n - done, (off_t)(off + done));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return sim_fail(SIM_ERR_IO, "%s: read failed at byte %llu: %s",
-                            name, (ull)(off + done), strerror(errno));
-        if (k == 0)
-            break;
-        done += (size_t)k;
-    }
-    *got = done;
-    return SIM_OK;
+    return src_get(s, name, off, buf, n, got, true);
 }
 
 enum { RS_CHUNKS, RS_DONE, RS_FAILED };
