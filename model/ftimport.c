@@ -121,6 +121,16 @@ sim_err ftimport_new(ftimport **imp, const ftimport_opts *o,
     return SIM_OK;
 }
 
+/* Nothing is known of the guest TLB before the trace shows a write, nor
+ * after events were lost: every entry invalid (never matches) and unknown. */
+static void forget_gtlb(vcpu *v)
+{
+    tlb440_entry inv = {0, 0, 0, 0};
+    for (unsigned i = 0; i < 64; i++)
+        tlb440_gtlb_write(v->tlb, i, &inv);
+    v->known = 0;
+}
+
 /* ---- threads ---- */
 static sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
 {
@@ -154,11 +164,7 @@ static sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
         free(v);
         return e;
     }
-    /* nothing is known of the guest TLB before the trace shows a write:
-     * every entry starts invalid (never matches) and unknown */
-    tlb440_entry inv = {0, 0, 0, 0};
-    for (unsigned i = 0; i < 64; i++)
-        tlb440_gtlb_write(v->tlb, i, &inv);
+    forget_gtlb(v);
     v->pid = pid;
     v->prev_type = -1;
     v->emulate = CLASSIFY_UNKNOWN;
@@ -432,7 +438,7 @@ sim_err ftimport_line(ftimport *im, const char *line, size_t len, bool cut)
          * and open exits may miss their follow-up events */
         r->lost_events += l.u.lost.events;
         for (unsigned i = 0; i < im->nv; i++) {
-            im->v[i]->known = 0;
+            forget_gtlb(im->v[i]);
             if (im->v[i]->open)
                 im->v[i]->lost = true;
         }

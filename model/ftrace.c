@@ -48,6 +48,12 @@ static inline bool is_digit(char c)
     return (unsigned)(c - '0') < 10u;
 }
 
+static inline bool is_alnum(char c)
+{
+    char l = (char)(c | 0x20);
+    return is_digit(c) || (l >= 'a' && l <= 'z') || c == '_';
+}
+
 static inline int hexval(char c)
 {
     if (is_digit(c))
@@ -74,7 +80,7 @@ static inline bool dec32(const char **pp, const char *e, uint32_t *v)
         x = x * 10u + (uint64_t)(*p - '0');
         p++, n++;
     }
-    if (n == 0 || x > 0xffffffffu || (p < e && is_digit(*p)))
+    if (n == 0 || x > 0xffffffffu || (p < e && is_alnum(*p)))
         return false;
     *v = (uint32_t)x;
     *pp = p;
@@ -90,7 +96,7 @@ static inline bool dec64(const char **pp, const char *e, uint64_t *v)
         x = x * 10u + (uint64_t)(*p - '0');
         p++, n++;
     }
-    if (n == 0 || (p < e && is_digit(*p)))
+    if (n == 0 || (p < e && is_alnum(*p)))
         return false;
     *v = x;
     *pp = p;
@@ -108,7 +114,7 @@ static inline bool hex32(const char **pp, const char *e, uint32_t *v)
         x = x << 4 | (unsigned)d;
         p++, n++;
     }
-    if (n == 0 || n > 16 || x > 0xffffffffu)
+    if (n == 0 || n > 16 || x > 0xffffffffu || (p < e && is_alnum(*p)))
         return false;
     *v = (uint32_t)x;
     *pp = p;

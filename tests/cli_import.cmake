@@ -1,0 +1,61 @@
+# CLI tests of `sim import ftrace` and `sim trace dump --ftrace`
+# (tools/cli_import.c, model/ftrace.c, model/ftimport.c, model/ftexport.c) on
+# the committed samples tests/data/ftrace_*.txt, written from the kernel's
+# TP_printk formats: goldens of the import report and of the imported trace.
+
+sim_cli_test(import_help 0 "~usage: sim import ftrace FILE -o TRACE" import --help)
+sim_cli_test(import_ftrace_help 0 "~--vcpu PID +write the thread with this task pid"
+  import ftrace --help)
+
+# each sample: the report (stdout with --report -), then the trace it wrote
+foreach(s trace6 tgid9 report malformed)
+  sim_cli_test(import_${s} 0 import_ftrace_${s}.txt
+    import ftrace @ftrace_${s}.txt -o ftrace_${s}.bin --report -)
+  sim_cli_test(import_${s}_dump 0 import_ftrace_${s}_dump.txt
+    trace dump ftrace_${s}.bin)
+  set_tests_properties(cli_import_${s} PROPERTIES FIXTURES_SETUP ftrace_${s})
+  set_tests_properties(cli_import_${s}_dump PROPERTIES FIXTURES_REQUIRED ftrace_${s})
+endforeach()
+# the other thread of the two-vCPU sample
+sim_cli_test(import_report_vcpu 0 import_ftrace_report_vcpu2046.txt
+  import ftrace @ftrace_report.txt --vcpu 2046 -o ftrace_report_2046.bin --report -)
+# malformed lines go to stderr by default, with their line numbers
+sim_cli_test(import_malformed_stderr 0
+  "~ftrace_malformed.txt:4: kvm_exit: expected a BookE interrupt name"
+  import ftrace @ftrace_malformed.txt -o ftrace_malformed2.bin)
+
+# export: the committed small trace as tracepoint text, 6 and 9 decimals
+sim_cli_test(trace_dump_ftrace_small 0 trace_dump_ftrace_small.txt
+  trace dump --ftrace @trace_small.bin)
+sim_cli_test(trace_dump_ftrace_small_ns 0 "~kvm_exit: exit=ITLB_MISS \\| pc=0x10000540"
+  trace dump --ftrace --ns @trace_small.bin)
+# the round trip of a packed trace with guest TLB writes, through the CLI
+sim_cli_test(import_roundtrip_pack 0 - trace pack @ftrace_roundtrip.txt -o ftrace_rt.bin)
+sim_cli_test(import_roundtrip_export 0 - trace dump --ftrace ftrace_rt.bin -o ftrace_rt.txt)
+sim_cli_test(import_roundtrip_import 0 import_ftrace_roundtrip.txt
+  import ftrace ftrace_rt.txt -o ftrace_rt_back.bin --report -)
+set_tests_properties(cli_import_roundtrip_pack PROPERTIES FIXTURES_SETUP ftrace_rt_bin)
+set_tests_properties(cli_import_roundtrip_export PROPERTIES
+  FIXTURES_REQUIRED ftrace_rt_bin FIXTURES_SETUP ftrace_rt_txt)
+set_tests_properties(cli_import_roundtrip_import PROPERTIES FIXTURES_REQUIRED ftrace_rt_txt)
+
+# a cpu440 recording exported and imported again: the same per-type counts
+add_test(NAME cli_import_roundtrip_cpu440
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/ftrace_roundtrip.sh $<TARGET_FILE:sim>
+          rt_boot boot --exits 20000
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+add_test(NAME cli_import_roundtrip_cpu440_pv
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/ftrace_roundtrip.sh $<TARGET_FILE:sim>
+          rt_boot_pv boot --pv --exits 20000
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_import_roundtrip_cpu440 cli_import_roundtrip_cpu440_pv
+  PROPERTIES TIMEOUT 300)
+
+# bad input and usage: exit code 2 and a message
+sim_cli_test(import_no_exit 2 "~ftrace_noexit.txt: no kvm_exit event: nothing to import"
+  import ftrace @ftrace_noexit.txt -o ftrace_noexit.bin)
+sim_cli_test(import_missing_file 2 "~no-such.txt: cannot open" import ftrace no-such.txt -o x.bin)
+sim_cli_test(import_needs_output 2 "~-o TRACE is required" import ftrace @ftrace_trace6.txt)
+sim_cli_test(import_unknown_format 2 "~unknown format 'perf'" import perf x.txt)
+sim_cli_test(import_bad_tb_hz 2 "~--tb-hz 'zero'" import ftrace @ftrace_trace6.txt --tb-hz zero -o x.bin)
+sim_cli_test(trace_dump_ns_needs_ftrace 2 "~--ns goes with --ftrace" trace dump --ns @trace_small.bin)

@@ -1,0 +1,29 @@
+#!/bin/sh
+# ftrace_roundtrip.sh SIM NAME RECORD-ARGS... : records a workload on cpu440,
+# exports the trace as kvm tracepoint text (sim trace dump --ftrace), imports
+# it again (sim import ftrace) and checks that every exit type has the same
+# count. EMUL_WAIT is the one row the tracepoints cannot carry (MSR[WE] is
+# not traced; docs/ftrace-import.md): a wait shorter than --wait-us reads
+# as EMUL_MTMSR / EMUL_RFI, so those three rows are compared as one sum.
+set -u
+sim=$1; name=$2; shift 2
+pv=""
+case " $* " in *" --pv "*) pv=--pv ;; esac
+"$sim" record "$@" -o "$name.bin" >/dev/null 2>&1 || { echo "record failed"; exit 1; }
+"$sim" trace dump --ftrace "$name.bin" -o "$name.txt" || exit 1
+"$sim" import ftrace $pv "$name.txt" -o "$name.back.bin" --report "$name.report" || exit 1
+types() {
+  "$sim" trace info "$1" | awk '/^exits by type/ {on = 1; next}
+    on && NF >= 2 { if ($1 == "EMUL_WAIT" || $1 == "EMUL_MTMSR" || $1 == "EMUL_RFI")
+                      w += $2; else print $1, $2 }
+    END { print "EMUL_WAIT+MTMSR+RFI", w + 0 }'
+}
+types "$name.bin" >"$name.types"
+types "$name.back.bin" >"$name.back.types"
+if ! diff -u "$name.types" "$name.back.types"; then
+  echo "per-type counts differ after the ftrace round trip"; cat "$name.report"; exit 1
+fi
+n=$(awk '{s += $2} END {print s}' "$name.types")
+echo "round trip: $n exits, the same per-type counts"
+grep -E "EMUL_WAIT|ambiguous" "$name.report"
+exit 0
