@@ -174,6 +174,11 @@ exc_common:
     stw     0, 0(1)
     addi    4, 1, 16
     bl      exc_dispatch
+    b       exc_return
+
+    /* the return path on its own page, as entry_32.S's is far from the
+     * vectors */
+    .section .text.page10, "ax"
     .globl exc_return
 exc_return:
     IRQ_OFF(0)
@@ -195,6 +200,7 @@ exc_return:
     lwz     0, F(0)(1)
     lwz     1, F(1)(1)
     rfi
+    .text
 
 /* ---- software TLB miss (head_44x.S DataTLBError/InstructionTLBError):
  * user pages from the current page table, tlbsx for an existing entry,

@@ -43,6 +43,8 @@ void *memcpy(void *d, const void *s, unsigned long n)
     return d;
 }
 
+#define UTEXT(n) __attribute__((section(".text.u" #n), noinline))
+
 static long sys(long n, long a, long b)
 {
     register long r0 __asm__("r0") = n;
@@ -91,7 +93,7 @@ static void fp_copy(void *d, const void *s)
                      : "memory", "fr1");
 }
 
-static uint32_t crc32(const uint8_t *p, unsigned n, uint32_t c)
+UTEXT(4) static uint32_t crc32(const uint8_t *p, unsigned n, uint32_t c)
 {
     c = ~c;
     while (n--) {
@@ -120,7 +122,6 @@ static int compute(uint8_t *a);
  * new process that pages in code spread over several text pages (ITLB
  * misses, first-execution ISIs), dirties heap pages (DTLB misses, dirty-bit
  * DSIs) and reports on the console. */
-#define UTEXT(n) __attribute__((section(".text.u" #n), noinline))
 #define PROG_SERVICE 16
 static const char *const k_services[] = {
     "udev",   "syslogd", "klogd", "dbus",   "hal",   "cron",
@@ -237,7 +238,7 @@ static int ls(void)
  * dirties `pages` heap pages, checksums a little, yields; now and then
  * sleeps a tick. Two of them keep the scheduler switching address spaces
  * and the guest TLB full. */
-static int job(int logger)
+UTEXT(5) static int job(int logger)
 {
     const unsigned pages = logger ? 4 : 6, rounds = logger ? 2700 : 2100;
     uint8_t *a = (uint8_t *)sys(SYS_SBRK, (long)pages * 4096, 0);
@@ -257,7 +258,10 @@ static int job(int logger)
             m[l + 1] = 0;
             out(m);
         }
-        sys(r % 32 == 31 ? SYS_SLEEP : SYS_YIELD, 1, 0);
+        if (r % 32 == 31)
+            sys(SYS_SLEEP, 1, 0);
+        else if (r % 2)
+            sys(SYS_YIELD, 0, 0);
     }
     char m[40] = "job: done, crc ";
     fmt_u(m + slen(m), c);
