@@ -114,7 +114,8 @@ static void help(FILE *f)
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  the model's parameters (INI; with --model)\n"
         "  --set N=V      one model parameter (repeatable; with --model)\n"
-        "  --seconds N    stop after N simulated seconds\n"
+        "  --seconds N    stop after N simulated seconds (default: the guest\n"
+        "                 powers off, or a cap of 120 s against a hung guest)\n"
         "  --exits N      stop after N exits (k/M/G suffixes)\n"
         "  -o FILE        the trace (required)\n"
         "  --console      copy the guest's console to stderr\n"
@@ -342,6 +343,8 @@ int cli_record(int argc, char **argv)
         if (e != SIM_OK)
             return cli_report(e);
     }
+    if (!secs_set && !exits_set)
+        lim.max_seconds = 120; /* a hung guest still ends (the boot: 2 s) */
     int rc = run_workload("record", wl, pv, out, &lim, con, fold, true, cm);
     cost_free(cm);
     return rc;
