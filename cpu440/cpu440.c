@@ -283,13 +283,17 @@ static void exit_end(cpu440 *c)
     exit_type t = c->type;
     bool heavy = (exit_flags(t) & EXF_HEAVY) != 0;
     /* kvmppc_handle_exit checks signal_pending after a light exit: a
-     * signal that arrived by then makes it a SIGNAL exit to user space */
-    if (!heavy && c->next_signal <= c->pend[0].tb +
-                                        cpu440_flat_ticks(t, c->c.tb_hz) +
-                                        c->extra_ticks) {
+     * signal that arrived by then makes it a SIGNAL exit to user space. So
+     * does console input: QEMU's I/O thread kicks the vcpu thread with a
+     * signal to inject the UART interrupt (also out of an idle wait). */
+    uint64_t end =
+        c->pend[0].tb + cpu440_flat_ticks(t, c->c.tb_hz) + c->extra_ticks;
+    bool input = c->input_pos < c->input_len && c->next_input <= end;
+    if (!heavy && (c->next_signal <= end || input)) {
         t = EXIT_SIGNAL;
         heavy = true;
-        c->next_signal = c->pend[0].tb + 1; /* consumed; rescheduled below */
+        if (c->next_signal <= end) /* consumed; rescheduled below */
+            c->next_signal = c->pend[0].tb + 1;
     }
     host_pressure(c, heavy);
     trace_rec *r = &c->pend[0];
