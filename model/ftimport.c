@@ -201,6 +201,11 @@ static void soft_classify(ftimport *im, vcpu *v)
     bool itlb = v->ex.irq == BOOKE_IRQ_ITLB_MISS;
     uint32_t ea = itlb ? v->ex.pc : v->ex.addr;
     unsigned as = (v->msr & (itlb ? MSR_IS : MSR_DS)) ? 1u : 0u;
+    if (v->known == 0) {
+        v->soft = SOFT_UNKNOWN; /* no guest TLB write seen (yet) */
+        v->soft_pid = false;
+        return;
+    }
     int gi = tlb440_gtlb_search(v->tlb, ea, as, v->pid_guess, NULL);
     /* whether some known entry for ea belongs to a process (TID != 0): its
      * match depends on the guest PID, which is not traced */
@@ -414,11 +419,13 @@ static void note_malformed(ftimport *im, const char *line, size_t len,
 
 static uint64_t ns_to_tb(const ftimport *im, uint64_t ns)
 {
-    /* rounded, so tb -> ns (rounded) -> tb is exact whenever a tick is
-     * longer than the text's resolution */
-    unsigned __int128 x = (unsigned __int128)ns * im->o.tb_hz + 500000000u;
-    x /= 1000000000u;
-    return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+    /* round(ns * hz / 1e9), so tb -> ns (rounded) -> tb is exact whenever
+     * a tick is longer than the text's resolution; in 64-bit parts (no
+     * 128-bit division per line): frac * hz < 1e9 * 1e10 fits */
+    uint64_t hz = im->o.tb_hz, sec = ns / 1000000000u, frac = ns % 1000000000u;
+    if (sec > (UINT64_MAX - hz) / hz)
+        return UINT64_MAX;
+    return sec * hz + (frac * hz + 500000000u) / 1000000000u;
 }
 
 sim_err ftimport_line(ftimport *im, const char *line, size_t len, bool cut)

@@ -158,9 +158,23 @@ static bool irq_from(const char **pp, const char *e, uint32_t *irq)
         *pp = w;
         return true;
     }
+    /* the names with their lengths, built once: this runs for every
+     * kvm_exit line */
+    static struct {
+        const char *name;
+        size_t len;
+    } names[42];
+    static bool built;
+    if (!built) {
+        for (unsigned i = 0; i < 42; i++) {
+            names[i].name = ftrace_irq_name(i);
+            names[i].len = names[i].name ? strlen(names[i].name) : 0;
+        }
+        built = true;
+    }
     for (unsigned i = 0; i < 42; i++) {
-        const char *name = ftrace_irq_name(i);
-        if (name && strlen(name) == n && !memcmp(name, p, n)) {
+        if (names[i].len == n && names[i].name[0] == p[0] &&
+            !memcmp(names[i].name, p, n)) {
             *irq = i;
             *pp = w;
             return true;
