@@ -1,0 +1,120 @@
+/* Tests of cpu440's time-driven exits and exit bookkeeping (cpu440/cpu440):
+ * host interrupts are exits only when they arrive while the guest runs, a
+ * signal turns a light exit into SIGNAL, the trace's timestamps agree with
+ * the ticks it carries, and the flat default ticks per path. */
+#include "cpu_kit.h"
+
+/* A guest that loops for a while, then powers off. */
+static kit *busy_loop(unsigned iters)
+{
+    kit *k = kit_new();
+    kit_li(k, 6, iters);
+    kit_emit(k, 0x7cc903a6u); /* mtctr r6 */
+    kit_emit(k, E_ADDI(5, 5, 1));
+    kit_emit(k, 0x4200fffcu); /* bdnz -4 */
+    kit_emit(k, E_POWEROFF);
+    return k;
+}
+
+static void test_host_ticks_while_the_guest_runs_are_dec_exits(void)
+{
+    /* 3 M iterations of addi + bdnz: 6 M guest ticks (9 ms at 667 MHz).
+     * A tick every 66700 ticks, each DEC exit 33350 ticks of handler: the
+     * guest runs 33350 ticks between exits, so about 180 of them; ticks
+     * during the handlers are serviced inside (no exit). */
+    kit *k = busy_loop(3000000);
+    cpu440_config c;
+    kit_config(&c);
+    c.host_tick_hz = 10000;
+    kit_run_cfg(k, &c, 100000);
+    CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
+    CU_ASSERT_TRUE(k->types[EXIT_DEC] >= 160 && k->types[EXIT_DEC] <= 200);
+    kit_free(k);
+}
+
+static void test_host_ticks_during_an_idle_wait_are_no_exits(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 3, TCR_DIE);
+    kit_emit(k, E_MTSPR(340, 3));
+    kit_li(k, 3, 6670000); /* 10 ms idle */
+    kit_emit(k, E_MTSPR(22, 3));
+    kit_li(k, 3, MSR_EE | MSR_WE);
+    kit_emit(k, E_MTMSR(3));
+    kit_emit(k, E_B_SELF);
+    cpu440_config c;
+    kit_config(&c);
+    c.host_tick_hz = 10000; /* ~100 ticks during the wait */
+    kit_run_cfg(k, &c, 100000);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_DECREMENTER);
+    CU_ASSERT_EQUAL(k->types[EXIT_EMUL_WAIT], 1);
+    CU_ASSERT_TRUE(k->types[EXIT_DEC] < 5); /* only those in guest time */
+    kit_free(k);
+}
+
+static void test_a_signal_turns_light_exits_into_signal(void)
+{
+    kit *k = kit_new();
+    for (int i = 0; i < 400; i++)
+        kit_emit(k, E_MFSPR(4, 272)); /* light EMULINST exits */
+    kit_emit(k, E_POWEROFF);
+    cpu440_config c;
+    kit_config(&c);
+    c.signal_hz = 5000; /* one per 0.2 ms: ~25 over 400 x 12 us */
+    kit_run_cfg(k, &c, 100000);
+    CU_ASSERT_TRUE(k->types[EXIT_SIGNAL] >= 10);
+    bool heavy = true;
+    for (unsigned i = 0; i < k->nrec; i++)
+        if (k->recs[i].kind == TREC_EXIT && k->recs[i].type == EXIT_SIGNAL)
+            heavy = heavy && (k->recs[i].flags & TRF_USERSPACE);
+    CU_ASSERT_TRUE(heavy); /* a SIGNAL exit goes to user space */
+    kit_free(k);
+}
+
+static void test_timestamps_agree_with_ticks(void)
+{
+    kit *k = busy_loop(20000);
+    kit_run(k);
+    const trace_rec *prev = NULL;
+    unsigned bad = 0, n = 0;
+    for (unsigned i = 0; i < k->nrec; i++) {
+        const trace_rec *r = &k->recs[i];
+        if (r->kind != TREC_EXIT)
+            continue;
+        if (prev && prev->tb + prev->handler + prev->guest != r->tb)
+            bad++;
+        CU_ASSERT_TRUE((r->flags & (TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN)) ==
+                       (TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN));
+        prev = r;
+        n++;
+    }
+    CU_ASSERT_TRUE(n > 10);
+    CU_ASSERT_EQUAL(bad, 0);
+    kit_free(k);
+}
+
+static void test_flat_default_ticks_are_the_seed_minimums(void)
+{
+    CU_ASSERT_EQUAL(cpu440_flat_ticks(EXIT_EMULINST, 667000000u), 12 * 667);
+    CU_ASSERT_EQUAL(cpu440_flat_ticks(EXIT_DTLBVIRT, 667000000u), 22 * 667);
+    CU_ASSERT_EQUAL(cpu440_flat_ticks(EXIT_MMIO, 667000000u), 47 * 667);
+    CU_ASSERT_EQUAL(cpu440_flat_ticks(EXIT_HALT, 667000000u), 0);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        if (t != EXIT_HALT && t != EXIT_TIMEINGUEST)
+            CU_ASSERT_TRUE(cpu440_flat_ticks((exit_type)t, 667000000u) > 0);
+}
+
+static CU_TestInfo tests[] = {
+    {"host ticks in guest time are DEC exits",
+     test_host_ticks_while_the_guest_runs_are_dec_exits},
+    {"host ticks during an idle wait are no exits",
+     test_host_ticks_during_an_idle_wait_are_no_exits},
+    {"a signal turns light exits into SIGNAL",
+     test_a_signal_turns_light_exits_into_signal},
+    {"timestamps agree with ticks", test_timestamps_agree_with_ticks},
+    {"flat default ticks: seed minimums",
+     test_flat_default_ticks_are_the_seed_minimums},
+    CU_TEST_INFO_NULL,
+};
+
+TEST_MAIN("cpu440", tests)
