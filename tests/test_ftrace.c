@@ -231,6 +231,56 @@ static void test_reader_lines(void)
     ftrace_reader_close(r);
 }
 
+static void test_reader_file_refills_and_cuts(void)
+{
+    /* more than the 1 MiB read buffer, with a line longer than
+     * FTRACE_LINE_MAX somewhere in the middle */
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_ftrace_reader.txt", test_tmp_dir());
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    unsigned n_lines = 0;
+    for (unsigned i = 0; i < 40000; i++, n_lines++) {
+        if (i == 20000) {
+            for (unsigned k = 0; k < 3 * FTRACE_LINE_MAX; k++)
+                fputc('x', f);
+            fputc('\n', f);
+            n_lines++;
+        }
+        fprintf(f, "line %u of a file that is long enough\n", i);
+    }
+    fclose(f);
+    ftrace_reader *r;
+    CU_ASSERT_FATAL(ftrace_reader_open(&r, path) == SIM_OK);
+    unsigned got = 0, cut_lines = 0, next = 0;
+    bool order_ok = true;
+    for (;;) {
+        const char *line;
+        size_t len;
+        bool cut, eof;
+        CU_ASSERT_FATAL(ftrace_reader_next(r, &line, &len, &cut, &eof) ==
+                        SIM_OK);
+        if (eof)
+            break;
+        got++;
+        if (cut) {
+            cut_lines++;
+            CU_ASSERT_EQUAL(len, FTRACE_LINE_MAX);
+            continue;
+        }
+        char want[64];
+        int w = snprintf(want, sizeof want,
+                         "line %u of a file that is long enough", next++);
+        if ((size_t)w != len || memcmp(want, line, len) != 0)
+            order_ok = false;
+    }
+    ftrace_reader_close(r);
+    unlink(path);
+    CU_ASSERT_EQUAL(got, n_lines);
+    CU_ASSERT_EQUAL(cut_lines, 1);
+    CU_ASSERT(order_ok);
+}
+
 /* ---- classification rules ---- */
 static void test_classify_program_rules(void)
 {
@@ -690,6 +740,8 @@ static CU_TestInfo tests[] = {
     {"lost-events lines", test_lost_events_lines},
     {"malformed: event and column", test_malformed_names_column},
     {"reader: CRLF, blank, last line without newline", test_reader_lines},
+    {"reader: file over several buffers, a cut line",
+     test_reader_file_refills_and_cuts},
     {"classify: PROGRAM rules (2.6.29-2.6.37)", test_classify_program_rules},
     {"classify: by interrupt", test_classify_by_irq},
     {"import: TLB miss decided by the events", test_tlb_miss_decided_by_events},
