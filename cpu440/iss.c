@@ -291,7 +291,11 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
     s->ram_bytes = c->ram_bytes;
     s->stub_pa = c->ram_bytes;
     s->halt_pa = c->ram_bytes + PAGE;
-    s->ram = aligned_alloc(PAGE, c->ram_bytes);
+    /* anonymous memory: zero, and only the pages the guest touches cost */
+    s->ram = mmap(NULL, c->ram_bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s->ram == MAP_FAILED)
+        s->ram = NULL;
     s->stub = aligned_alloc(PAGE, PAGE);
     s->magic = aligned_alloc(PAGE, PAGE);
     if (!s->ram || !s->stub || !s->magic) {
@@ -301,7 +305,6 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
                         "of guest RAM",
                         c->ram_bytes);
     }
-    memset(s->ram, 0, c->ram_bytes);
     memset(s->stub, 0, PAGE);
     memset(s->magic, 0, PAGE);
     stub_write(s->stub);
@@ -340,7 +343,8 @@ void iss_close(iss *s)
         uc_close(s->uc);
     if (s->presence)
         munmap(s->presence, s->presence_bytes);
-    free(s->ram);
+    if (s->ram)
+        munmap(s->ram, s->ram_bytes);
     free(s->stub);
     free(s->magic);
     free(s);
