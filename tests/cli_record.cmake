@@ -10,3 +10,4 @@ sim_cli_test(microbench_one_trap 0 "~^tlbwe +[0-9]+ cycles/iteration" microbench
 sim_cli_test(microbench_unknown_trap 2 "~unknown trap 'nosuch'" microbench --trap nosuch)
 sim_cli_test(record_model 0 "~ticks: cycle model" record boot --model --exits 2000 -o recm.bin)
 sim_cli_test(record_params_need_model 2 "~need --model" record boot --set x=1 -o x.bin)
+sim_cli_test(record_bad_rate 2 "~--extint-hz: expected arrivals" record boot --extint-hz -1 -o x.bin)

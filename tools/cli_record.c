@@ -114,6 +114,15 @@ static void help(FILE *f)
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  the model's parameters (INI; with --model)\n"
         "  --set N=V      one model parameter (repeatable; with --model)\n"
+        "  --host-tick-hz R, --extint-hz R, --signal-hz R\n"
+        "                 host timer ticks, external interrupts and signals\n"
+        "                 arriving per simulated second (defaults 1565, 324,\n"
+        "                 3.14: the seed's DEC/EXTINT/SIGNAL exit rates at "
+        "its\n"
+        "                 5.4%% guest time; only arrivals while the guest "
+        "runs\n"
+        "                 are exits, a signal turns the exit in progress into\n"
+        "                 SIGNAL)\n"
         "  --seconds N    stop after N simulated seconds (default: the guest\n"
         "                 powers off, or a cap of 120 s against a hung guest)\n"
         "  --exits N      stop after N exits (k/M/G suffixes)\n"
@@ -134,10 +143,15 @@ static void help(FILE *f)
 /* Runs a workload; trace path may be NULL (microbench). */
 #define MODEL_COST_LABEL "cycle model (model/cost)"
 
+/* Host interrupt arrival rates given on the command line (< 0: default). */
+typedef struct rates {
+    double tick, extint, signal;
+} rates;
+
 static int run_workload(const char *cmd, const workload *wl, bool pv,
                         const char *out, const cpu440_limits *lim_in,
                         FILE *console_to, bool fold, bool print_table,
-                        cost_model *model)
+                        cost_model *model, const rates *rt)
 {
     const char *label = model ? MODEL_COST_LABEL : CPU440_COST_LABEL;
     static rec_ctx c;
@@ -147,6 +161,12 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_config_default(&cfg);
     if (wl->think_s > 0)
         cfg.think_s = wl->think_s;
+    if (rt->tick >= 0)
+        cfg.host_tick_hz = rt->tick;
+    if (rt->extint >= 0)
+        cfg.extint_hz = rt->extint;
+    if (rt->signal >= 0)
+        cfg.signal_hz = rt->signal;
     stats_init(&c.st, STATS_TICKS, cfg.tb_hz);
 
     cpu440 *cpu = NULL;
@@ -252,6 +272,9 @@ int cli_record(int argc, char **argv)
         {"console", no_argument, 0, 'c'},
         {"fold-emul", no_argument, 0, 'F'},
         {"model", no_argument, 0, 'm'},
+        {"host-tick-hz", required_argument, 0, 'T'},
+        {"extint-hz", required_argument, 0, 'E'},
+        {"signal-hz", required_argument, 0, 'G'},
         {"params", required_argument, 0, 'P'},
         {"set", required_argument, 0, 'S'},
         {"list", no_argument, 0, 'l'},
@@ -260,6 +283,7 @@ int cli_record(int argc, char **argv)
     };
     bool pv = false, fold = false, secs_set = false, exits_set = false;
     bool model = false;
+    rates rt = {-1, -1, -1};
     const char *pfile = NULL;
     char *sets[64];
     int nsets = 0;
@@ -299,6 +323,23 @@ int cli_record(int argc, char **argv)
         case 'c': con = stderr; break;
         case 'F': fold = true; break;
         case 'm': model = true; break;
+        case 'T':
+        case 'E':
+        case 'G': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (*end || !(v >= 0) || v > 1e7)
+                return cli_usage_error("record",
+                                       "--%s: expected arrivals per "
+                                       "simulated second (0 to 1e7), got "
+                                       "'%s'",
+                                       c == 'T'   ? "host-tick-hz"
+                                       : c == 'E' ? "extint-hz"
+                                                  : "signal-hz",
+                                       optarg);
+            *(c == 'T' ? &rt.tick : c == 'E' ? &rt.extint : &rt.signal) = v;
+            break;
+        }
         case 'P': pfile = optarg; break;
         case 'S':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
@@ -345,7 +386,8 @@ int cli_record(int argc, char **argv)
     }
     if (!secs_set && !exits_set)
         lim.max_seconds = 120; /* a hung guest still ends (the boot: 2 s) */
-    int rc = run_workload("record", wl, pv, out, &lim, con, fold, true, cm);
+    int rc =
+        run_workload("record", wl, pv, out, &lim, con, fold, true, cm, &rt);
     cost_free(cm);
     return rc;
 }
