@@ -172,8 +172,10 @@ static bool irq_from(const char **pp, const char *e, uint32_t *irq)
         }
         built = true;
     }
+    if (n == 0)
+        return false;
     for (unsigned i = 0; i < 42; i++) {
-        if (names[i].len == n && names[i].name[0] == p[0] &&
+        if (names[i].name && names[i].len == n && names[i].name[0] == p[0] &&
             !memcmp(names[i].name, p, n)) {
             *irq = i;
             *pp = w;

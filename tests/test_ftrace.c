@@ -103,6 +103,10 @@ static void test_event_exit(void)
               "msr=0x0 | dar=0x0 | last_inst=0x0");
     CU_ASSERT_EQUAL(l.kind, FTL_EXIT);
     CU_ASSERT_EQUAL(l.u.exit.irq, 42);
+    /* an empty name (found by fuzz_ftrace) */
+    l = parse(" q-1 [000] ....  1.000001: kvm_exit: exit= | pc=0x0 | "
+              "msr=0x0 | dar=0x0 | last_inst=0x0");
+    CU_ASSERT_EQUAL(l.kind, FTL_MALFORMED);
 }
 
 static void test_event_ppc_instr(void)
