@@ -46,3 +46,20 @@ sim_cli_test(synth_bad_profile 2 "~table_malformed.txt:[0-9]+:"
   trace synth --exits 10 --profile @table_malformed.txt -o x.bin)
 sim_cli_test(synth_missing_profile 2 "~no-such-profile.txt"
   trace synth --exits 10 --profile no-such-profile.txt -o x.bin)
+
+# `sim replay` on a cpu440 trace reproduces the table `sim record` printed
+# (with the cycle model's ticks, and with the flat defaults), in both units
+foreach(v model flat)
+  foreach(u usec ticks)
+    if(v STREQUAL model)
+      set(extra --model)
+    else()
+      set(extra "")
+    endif()
+    add_test(NAME cli_record_replay_same_${v}_${u}
+      COMMAND sh ${CMAKE_SOURCE_DIR}/tests/record_replay_same.sh $<TARGET_FILE:sim>
+              boot ${extra} --exits 30000 --unit ${u} --fold-emul -- --unit ${u} --fold-emul
+      WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+    set_tests_properties(cli_record_replay_same_${v}_${u} PROPERTIES TIMEOUT 300)
+  endforeach()
+endforeach()

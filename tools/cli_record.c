@@ -131,6 +131,8 @@ static void help(FILE *f)
         "  --fold-emul    one EMULINST row (the seed's layout) with the "
         "EMUL_*\n"
         "                 breakdown beneath it\n"
+        "  --unit U       usec (default, as kernels 2.6.29-2.6.37 and `sim\n"
+        "                 replay`) or ticks (3.1+): see `sim replay --help`\n"
         "  --list         list the workloads\n"
         "\n"
         "workloads:\n",
@@ -151,7 +153,7 @@ typedef struct rates {
 static int run_workload(const char *cmd, const workload *wl, bool pv,
                         const char *out, const cpu440_limits *lim_in,
                         FILE *console_to, bool fold, bool print_table,
-                        cost_model *model, const rates *rt)
+                        cost_model *model, const rates *rt, stats_unit unit)
 {
     const char *label = model ? MODEL_COST_LABEL : CPU440_COST_LABEL;
     static rec_ctx c;
@@ -167,7 +169,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         cfg.extint_hz = rt->extint;
     if (rt->signal >= 0)
         cfg.signal_hz = rt->signal;
-    stats_init(&c.st, STATS_TICKS, cfg.tb_hz);
+    stats_init(&c.st, unit, cfg.tb_hz);
 
     cpu440 *cpu = NULL;
     sim_err e = cpu440_new(&cpu, &cfg);
@@ -254,7 +256,9 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
            (unsigned long long)k.stub_runs);
     table_write_opts wo = {.fold_emul = fold,
-                           .tb_per_usec = (double)c.st.tb_per_usec};
+                           .tb_per_usec = unit == STATS_TICKS
+                                              ? (double)c.st.tb_per_usec
+                                              : 0};
     e = table_write(stdout, &t, TFMT_KVM, &wo);
     if (e != SIM_OK)
         return cli_report(e);
@@ -271,6 +275,7 @@ int cli_record(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"console", no_argument, 0, 'c'},
         {"fold-emul", no_argument, 0, 'F'},
+        {"unit", required_argument, 0, 'u'},
         {"model", no_argument, 0, 'm'},
         {"host-tick-hz", required_argument, 0, 'T'},
         {"extint-hz", required_argument, 0, 'E'},
@@ -283,6 +288,7 @@ int cli_record(int argc, char **argv)
     };
     bool pv = false, fold = false, secs_set = false, exits_set = false;
     bool model = false;
+    stats_unit unit = STATS_USEC;
     rates rt = {-1, -1, -1};
     const char *pfile = NULL;
     char *sets[64];
@@ -322,6 +328,15 @@ int cli_record(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'c': con = stderr; break;
         case 'F': fold = true; break;
+        case 'u':
+            if (!strcmp(optarg, "usec"))
+                unit = STATS_USEC;
+            else if (!strcmp(optarg, "ticks"))
+                unit = STATS_TICKS;
+            else
+                return cli_usage_error("record", "unknown unit '%s' (usec, "
+                                       "ticks)", optarg);
+            break;
         case 'm': model = true; break;
         case 'T':
         case 'E':
@@ -387,7 +402,8 @@ int cli_record(int argc, char **argv)
     if (!secs_set && !exits_set)
         lim.max_seconds = 120; /* a hung guest still ends (the boot: 2 s) */
     int rc =
-        run_workload("record", wl, pv, out, &lim, con, fold, true, cm, &rt);
+        run_workload("record", wl, pv, out, &lim, con, fold, true, cm, &rt,
+                     unit);
     cost_free(cm);
     return rc;
 }
