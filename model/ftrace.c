@@ -28,18 +28,32 @@ const char *ftrace_kind_event(ftrace_kind k)
     }
 }
 
-/* kvm_trace_symbol_exit (trace_booke.h, 3.10) beyond BOOKE_IRQ_LIST. */
-static const char *const irq_hi[] = {
-    "SPE_UNAVAIL", "SPE_FP_DATA",       "SPE_FP_ROUND", "PERFORMANCE_MONITOR",
-    "DOORBELL",    "DOORBELL_CRITICAL", "GUEST_DBELL",  "GUEST_DBELL_CRIT",
-    "HV_SYSCALL",  "HV_PRIV",
+/* Every name kvm_exit prints (kvm_trace_symbol_exit, trace_booke.h of
+ * 3.10): BOOKE_IRQ_LIST and the SPE / perfmon / doorbell / HV numbers, with
+ * lengths for the parser's loop. */
+#define NAME(n, v) {#n, sizeof #n - 1, v},
+static const struct {
+    const char *name;
+    size_t len;
+    unsigned irq;
+} irq_names[] = {
+    /* clang-format off */
+    BOOKE_IRQ_LIST(NAME)
+    NAME(SPE_UNAVAIL, 32) NAME(SPE_FP_DATA, 33) NAME(SPE_FP_ROUND, 34)
+    NAME(PERFORMANCE_MONITOR, 35) NAME(DOORBELL, 36)
+    NAME(DOORBELL_CRITICAL, 37) NAME(GUEST_DBELL, 38)
+    NAME(GUEST_DBELL_CRIT, 39) NAME(HV_SYSCALL, 40) NAME(HV_PRIV, 41)
+    /* clang-format on */
 };
+#undef NAME
+#define N_IRQ_NAMES (sizeof irq_names / sizeof irq_names[0])
 
 const char *ftrace_irq_name(unsigned irq)
 {
-    if (irq >= 32 && irq < 32 + sizeof irq_hi / sizeof irq_hi[0])
-        return irq_hi[irq - 32];
-    return booke_irq_name(irq);
+    for (unsigned i = 0; i < N_IRQ_NAMES; i++)
+        if (irq_names[i].irq == irq)
+            return irq_names[i].name;
+    return NULL;
 }
 
 /* ---- scanning helpers: each advances *pp only on success ---- */
@@ -158,26 +172,12 @@ static bool irq_from(const char **pp, const char *e, uint32_t *irq)
         *pp = w;
         return true;
     }
-    /* the names with their lengths, built once: this runs for every
-     * kvm_exit line */
-    static struct {
-        const char *name;
-        size_t len;
-    } names[42];
-    static bool built;
-    if (!built) {
-        for (unsigned i = 0; i < 42; i++) {
-            names[i].name = ftrace_irq_name(i);
-            names[i].len = names[i].name ? strlen(names[i].name) : 0;
-        }
-        built = true;
-    }
     if (n == 0)
         return false;
-    for (unsigned i = 0; i < 42; i++) {
-        if (names[i].name && names[i].len == n && names[i].name[0] == p[0] &&
-            !memcmp(names[i].name, p, n)) {
-            *irq = i;
+    for (unsigned i = 0; i < N_IRQ_NAMES; i++) {
+        if (irq_names[i].len == n && irq_names[i].name[0] == p[0] &&
+            !memcmp(irq_names[i].name, p, n)) {
+            *irq = irq_names[i].irq;
             *pp = w;
             return true;
         }
