@@ -132,7 +132,7 @@ static void forget_gtlb(vcpu *v)
 }
 
 /* ---- threads ---- */
-static sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
+static SIM_MUST_CHECK sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
 {
     *out = NULL;
     if (im->last && im->last->pid == pid) {
@@ -181,7 +181,7 @@ static sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
     return SIM_OK;
 }
 
-static sim_err put(vcpu *v, const trace_rec *r)
+static SIM_MUST_CHECK sim_err put(vcpu *v, const trace_rec *r)
 {
     v->records++;
     return v->w ? trace_writer_put(v->w, r) : SIM_OK;
@@ -336,8 +336,8 @@ static exit_type classify_exit(ftimport *im, vcpu *v, bool has_next,
 }
 
 /* Classifies and writes the open exit and the state events after it. */
-static sim_err close_exit(ftimport *im, vcpu *v, bool has_next,
-                          uint64_t next_tb, bool next_pr)
+static SIM_MUST_CHECK sim_err close_exit(ftimport *im, vcpu *v, bool has_next,
+                                         uint64_t next_tb, bool next_pr)
 {
     if (!v->open)
         return SIM_OK;
@@ -386,7 +386,7 @@ static void open_exit(ftimport *im, vcpu *v, const ftrace_line *l, uint64_t tb)
 }
 
 /* A state event: after the open exit's record, or at once if none. */
-static sim_err state(ftimport *im, vcpu *v, const trace_rec *r)
+static SIM_MUST_CHECK sim_err state(ftimport *im, vcpu *v, const trace_rec *r)
 {
     if (!v->open)
         return put(v, r);
@@ -634,8 +634,8 @@ void ftimport_free(ftimport *im)
     free(im);
 }
 
-static sim_err run(ftrace_reader *rd, const ftimport_opts *o,
-                   const char *out_path, ftimport_report *rep)
+static SIM_MUST_CHECK sim_err run(ftrace_reader *rd, const ftimport_opts *o,
+                                  const char *out_path, ftimport_report *rep)
 {
     ftimport *im;
     sim_err e = ftimport_new(&im, o, out_path);

@@ -573,7 +573,7 @@ sim_err ftrace_reader_open_mem(ftrace_reader **r, const char *buf, size_t len)
     return SIM_OK;
 }
 
-static sim_err fill(ftrace_reader *r)
+static SIM_MUST_CHECK sim_err fill(ftrace_reader *r)
 {
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
