@@ -68,12 +68,17 @@ static inline bool is_alnum(char c)
     return is_digit(c) || (l >= 'a' && l <= 'z') || c == '_';
 }
 
+/* 1 + the value of a hex digit by byte, 0 for anything else */
+static const uint8_t hexv1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+    ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static inline int hexval(char c)
 {
-    if (is_digit(c))
-        return c - '0';
-    c = (char)(c | 0x20);
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+    return (int)hexv1[(unsigned char)c] - 1;
 }
 
 static inline bool lit(const char **pp, const char *e, const char *s, size_t n)
