@@ -705,6 +705,7 @@ typedef struct source {
 static sim_err src_get(const source *s, const char *name, uint64_t off,
                        void *buf, size_t n, size_t *got, bool positioned)
 {
+    *got = 0;
     if (s->fd < 0) {
         uint64_t avail = off < s->len ? s->len - off : 0;
         *got = n < avail ? n : (size_t)avail;
