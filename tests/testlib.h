@@ -25,6 +25,7 @@ static inline const char *test_tmp_dir(void)
 /* A whole file in memory (malloc'd; NULL if it cannot be read). */
 static inline unsigned char *test_slurp(const char *path, size_t *len)
 {
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
