@@ -727,6 +727,53 @@ static void test_export_import_round_trip(void)
     trace_reader_close(b);
 }
 
+static void test_export_substitutes_words_of_the_type(void)
+{
+    /* a synthetic trace carries no instruction words: the export gives each
+     * emulation exit one of its type, so the import reads the type back */
+    static const char text[] =
+        "header tb_hz=667000000 core_hz=667000000\n"
+        "exit EMUL_MFSPR irq=6 pc=0xc0000000 inst=0 addr=0 tb=667000\n"
+        "exit DCR irq=6 pc=0xc0000004 inst=0 addr=0 tb=1334000 flags=U\n"
+        "exit EMUL_TLBWE irq=6 pc=0xc0000008 inst=0 addr=0 tb=2001000\n"
+        "exit EMULINST irq=6 pc=0xc000000c inst=0x7c7e0aa6 addr=0 "
+        "tb=2668000\n";
+    char bin[512], back[512];
+    snprintf(bin, sizeof bin, "%s/ftrace_subst.bin", test_tmp_dir());
+    snprintf(back, sizeof back, "%s/ftrace_subst_back.bin", test_tmp_dir());
+    CU_ASSERT_FATAL(
+        tracetext_pack_buf("subst.txt", text, sizeof text - 1, bin) == SIM_OK);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&out, &len);
+    ftexport_opts eo;
+    ftexport_defaults(&eo);
+    ftexport_stats st;
+    CU_ASSERT_FATAL(ftexport_trace(bin, m, &eo, &st) == SIM_OK);
+    fclose(m);
+    CU_ASSERT_EQUAL(st.exits, 4);
+    CU_ASSERT_EQUAL(st.substituted, 3);
+    /* mfspr r3,ESR; mfdcr r3,UIC0_SR with DO_DCR; a failed mfspr ESR */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "kvm_ppc_instr: inst 2088635046 pc "
+                                       "0xc0000000 emulate 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "kvm_ppc_instr: inst 2086679174 pc "
+                                       "0xc0000004 emulate 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "kvm_userspace_exit: reason "
+                                       "KVM_EXIT_DCR (15)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "kvm_ppc_instr: inst 2088635046 pc "
+                                       "0xc000000c emulate 3"));
+    ftimport_opts o;
+    ftimport_defaults(&o);
+    ftimport_report rep;
+    CU_ASSERT_FATAL(ftimport_buf(out, len, &o, back, &rep) == SIM_OK);
+    free(out);
+    CU_ASSERT_EQUAL(rep.types[EXIT_EMUL_MFSPR], 1);
+    CU_ASSERT_EQUAL(rep.types[EXIT_DCR], 1);
+    CU_ASSERT_EQUAL(rep.types[EXIT_EMUL_TLBWE], 1);
+    CU_ASSERT_EQUAL(rep.types[EXIT_EMULINST], 1);
+    CU_ASSERT_EQUAL(rep.ambiguous, 0);
+}
+
 static CU_TestInfo tests[] = {
     {"prefix: raw trace, 6 decimals", test_prefix_raw_6_decimals},
     {"prefix: 9 decimals", test_prefix_9_decimals},
@@ -766,6 +813,8 @@ static CU_TestInfo tests[] = {
      test_malformed_lines_reported_with_line_numbers},
     {"import: nothing usable", test_nothing_usable_is_an_error},
     {"export -> import round trip", test_export_import_round_trip},
+    {"export: instruction words of the exit's type",
+     test_export_substitutes_words_of_the_type},
     CU_TEST_INFO_NULL,
 };
 
