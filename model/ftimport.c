@@ -372,7 +372,13 @@ static void open_exit(ftimport *im, vcpu *v, const ftrace_line *l, uint64_t tb)
                         .flags = (v->msr & MSR_PR) ? TRF_GUEST_PR : 0,
                         .pc = l->u.exit.pc,
                         .inst = l->u.exit.last_inst,
-                        .addr = l->u.exit.dar,
+                        /* the fault address: DEAR is not written by
+                         * instruction-side faults, so their dar is stale
+                         * and pc is the address (as cpu440 records it) */
+                        .addr = (l->u.exit.irq == BOOKE_IRQ_ITLB_MISS ||
+                                 l->u.exit.irq == BOOKE_IRQ_INST_STORAGE)
+                                    ? l->u.exit.pc
+                                    : l->u.exit.dar,
                         .tb = tb};
     v->emulate = CLASSIFY_UNKNOWN;
     v->user = -1;
