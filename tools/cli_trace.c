@@ -254,8 +254,8 @@ static int cmd_dump(int argc, char **argv)
                     "sim trace dump --ftrace: %llu exits; %llu instruction "
                     "words replaced by one of the exit's type, %llu exits "
                     "the tracepoints cannot express, %llu markers left out\n",
-                    (ull)st.exits, (ull)st.substituted,
-                    (ull)st.unrepresentable, (ull)st.markers);
+                    (ull)st.exits, (ull)st.substituted, (ull)st.unrepresentable,
+                    (ull)st.markers);
     } else {
         e = tracetext_dump(a.file, o.f);
     }
