@@ -33,6 +33,8 @@ if [ -n "$missing" ]; then
 fi
 
 step() { echo "linux image: $*" >&2; }
+# newer A B: A was modified after B (POSIX test has no -nt; find has -newer).
+newer() { [ -n "$(find "$1" -prune -newer "$2")" ]; }
 
 # 1. Debian's kernel source, unpacked once. The stamp holds the tarball's
 # size and time so a package upgrade unpacks the new source afresh.
@@ -49,7 +51,7 @@ fi
 # so the guest never takes an FP-unavailable interrupt), no lmw/stmw or
 # string instructions (as workloads/ builds its guests), 4 KiB pages.
 # Rebuilt when init.c or this script (its flags) changed.
-if [ ! -f "$OUT/init" ] || [ "$SRC/init.c" -nt "$OUT/init" ] || [ "$0" -nt "$OUT/init" ]; then
+if [ ! -f "$OUT/init" ] || newer "$SRC/init.c" "$OUT/init" || newer "$0" "$OUT/init"; then
   step "init"
   "${CROSS}gcc" -O2 -m32 -mcpu=440 -msoft-float -static -nostdlib -ffreestanding \
     -fno-builtin -mno-multiple -mno-string -fno-pie -no-pie -fno-stack-protector \
@@ -80,7 +82,8 @@ update "$OUT/initramfs.list"
   echo "CONFIG_INITRAMFS_SOURCE=\"$OUT/initramfs.list\""; } > "$OUT/allconfig.new"
 update "$OUT/allconfig"
 
-KMAKE="make -C $KSRC O=$OUT/obj ARCH=powerpc CROSS_COMPILE=$CROSS"
+# nice: the machine is shared with other builds.
+kmake() { nice make -C "$KSRC" O="$OUT/obj" ARCH=powerpc CROSS_COMPILE="$CROSS" "$@"; }
 # A reproducible image: the banner's build user, host, number and date, and
 # the initramfs files' times (usr/gen_initramfs.sh takes the timestamp), are
 # fixed instead of this machine's, so a rebuild anywhere gives the same bytes
@@ -88,9 +91,9 @@ KMAKE="make -C $KSRC O=$OUT/obj ARCH=powerpc CROSS_COMPILE=$CROSS"
 export KBUILD_BUILD_USER=sim440 KBUILD_BUILD_HOST=sim440 KBUILD_BUILD_VERSION=1
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
 mkdir -p "$OUT/obj"
-if [ ! -f "$OUT/obj/.config" ] || [ "$OUT/allconfig" -nt "$OUT/obj/.config" ]; then
+if [ ! -f "$OUT/obj/.config" ] || newer "$OUT/allconfig" "$OUT/obj/.config"; then
   step "config (allnoconfig + sim440.config)"
-  $KMAKE -s KCONFIG_ALLCONFIG="$OUT/allconfig" allnoconfig
+  kmake -s KCONFIG_ALLCONFIG="$OUT/allconfig" allnoconfig
   # allnoconfig silently drops a symbol whose dependencies are unmet: check
   # that every line of the fragment made it into the final config.
   bad=$(grep -E '^(CONFIG_|# CONFIG_)' "$OUT/allconfig" | while IFS= read -r l; do
@@ -103,16 +106,16 @@ if [ ! -f "$OUT/obj/.config" ] || [ "$OUT/allconfig" -nt "$OUT/obj/.config" ]; t
   fi
 fi
 
-# 4. The kernel. nice: the machine is shared with other builds.
+# 4. The kernel.
 step "make -j$JOBS vmlinux"
-nice $KMAKE -s -j"$JOBS" vmlinux
+kmake -s -j"$JOBS" vmlinux
 cp -p "$OUT/obj/vmlinux" "$OUT/vmlinux.new"
 update "$OUT/vmlinux"
 
 # 5. The device trees (the PV one includes the plain one).
 for d in sim440 sim440-pv; do
-  if [ ! -f "$OUT/$d.dtb" ] || [ "$SRC/$d.dts" -nt "$OUT/$d.dtb" ] \
-     || [ "$SRC/sim440.dts" -nt "$OUT/$d.dtb" ]; then
+  if [ ! -f "$OUT/$d.dtb" ] || newer "$SRC/$d.dts" "$OUT/$d.dtb" \
+     || newer "$SRC/sim440.dts" "$OUT/$d.dtb"; then
     step "$d.dtb"
     dtc -q -I dts -O dtb -o "$OUT/$d.dtb" "$SRC/$d.dts"
   fi
