@@ -22,6 +22,8 @@
 #              skips idle time: the decrementer and UART interrupt counts are
 #              then the same on every run and on every machine.
 #  -nic none   the machine's default NIC wants a ROM we do not need.
+#  -d int, -trace serial_*/ppc_dcr_*  QEMU's own log of every interrupt it
+#              delivered and of every UART register and DCR access, in -D.
 set -eu
 SRCDIR=""
 if [ "${1:-}" = "-b" ]; then SRCDIR=$2; shift 2; fi
@@ -51,7 +53,8 @@ rm -f "$R/console.txt" "$R/int.log"
 qemu-system-ppc -M bamboo -m 128 -nographic -nic none -no-reboot -monitor none \
   -L "$R/fw" -icount shift=1,sleep=off \
   -kernel "$OUT/vmlinux" -append "console=ttyS0,115200" \
-  -serial "file:$R/console.txt" -d int -D "$R/int.log" </dev/null >"$R/qemu.out" 2>&1 &
+  -serial "file:$R/console.txt" -d int -D "$R/int.log" \
+  -trace serial_read -trace serial_write -trace 'ppc_dcr_*' </dev/null >"$R/qemu.out" 2>&1 &
 qpid=$!
 # poweroff ends in machine_halt's "System Halted" and a spin with EE off: QEMU
 # never exits by itself, so stop it once the console says so (or at TIMEOUT).
@@ -78,6 +81,13 @@ awk '
   END { for (i = 1; i <= n; i++) { x = order[i]
           printf "%-9s %6d user %6d kernel %6d\n", x, tot[x], user[x], kern[x]; all += tot[x] }
         printf "%-9s %6d\n", "TOTAL", all }' "$R/int.log"
+# Device accesses (QEMU trace lines "serial_read addr 0x05 ..." and
+# "ppc_dcr_read DRCN[0xc6] -> ..."): the MMIO and DCR exits of a KVM guest.
+awk '
+  $1 == "serial_read" { ur++ } $1 == "serial_write" { uw++ }
+  $1 == "ppc_dcr_read" { dr++ } $1 == "ppc_dcr_write" { dw++ }
+  END { printf "UART-MMIO read %6d write %6d\n", ur, uw
+        printf "DCR       read %6d write %6d\n", dr, dw }' "$R/int.log"
 
 fail=0
 check() { # check "what" PATTERN: the console must match the fixed string
