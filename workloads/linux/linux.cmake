@@ -36,5 +36,7 @@ add_custom_target(linux-image
 add_test(NAME linux_qemu_oracle
   COMMAND sh ${LINUX_SRC}/qemu-oracle.sh -b ${LINUX_SRC} ${LINUX_OUT})
 # TIMEOUT: a first kernel build at -j2 on a shared machine plus the boot.
+# RUN_SERIAL: that build takes both cores; under `ctest -j` it would starve
+# the timed tests running beside it.
 set_tests_properties(linux_qemu_oracle PROPERTIES
-  LABELS linux SKIP_RETURN_CODE 77 TIMEOUT 900)
+  LABELS linux SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
