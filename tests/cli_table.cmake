@@ -42,7 +42,7 @@ sim_cli_test(table_convert_needs_to 2 "~--to FMT is required"
              table convert ${NOPV})
 sim_cli_test(table_unknown_format 2 "~unknown format 'xml'"
              table show ${NOPV} --format xml)
-sim_cli_test(table_unknown_command 2 "~unknown command 'frob'" table frob)
+sim_cli_test(table_unknown_command 2 "~unknown subcommand 'frob': expected show, convert or diff" table frob)
 sim_cli_test(table_help 0 "~show FILE.*" table --help)
 sim_cli_test(table_help_lists_formats 0 "~debugfs +the kernel's" table --help)
 sim_cli_test(table_show_help 0 "~--check" table show --help)

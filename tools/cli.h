@@ -4,7 +4,11 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "sim_err.h"
+#include "stats.h"
 
 int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
 int cli_replay(int argc, char **argv); /* cli_replay.c */
@@ -27,6 +31,20 @@ int cli_report(sim_err e);
 /* Prints "sim: <fmt>" plus a hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A subcommand of a command (`sim trace dump`: "dump"). */
+typedef struct cli_sub {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] = the subcommand */
+} cli_sub;
+/* Runs argv[1] from subs; no argument prints usage to stderr (exit 2),
+ * --help/-h/help to stdout (exit 0); an unknown one is a usage error naming
+ * the `noun` ("subcommand", "format") and the valid names. */
+int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
+                 const cli_sub *subs, size_t n, void (*usage)(FILE *));
+/* Parses --unit: "usec" or "ticks"; 0 on success, else the usage error's
+ * exit code (2) with the message printed. */
+int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
+
 /* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
  * success. */
 int cli_parse_u64(const char *s, unsigned long long *v);

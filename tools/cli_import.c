@@ -149,17 +149,7 @@ static int cmd_ftrace(int argc, char **argv)
 
 int cli_import(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    const char *sub = argv[1];
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(sub, "ftrace"))
-        return cmd_ftrace(argc - 1, argv + 1);
-    return cli_usage_error("import", "unknown format '%s': expected ftrace",
-                           sub);
+    static const cli_sub subs[] = {{"ftrace", cmd_ftrace}};
+    return cli_dispatch("import", "format", argc, argv, subs,
+                        sizeof subs / sizeof subs[0], usage);
 }

@@ -329,13 +329,8 @@ int cli_record(int argc, char **argv)
         case 'c': con = stderr; break;
         case 'F': fold = true; break;
         case 'u':
-            if (!strcmp(optarg, "usec"))
-                unit = STATS_USEC;
-            else if (!strcmp(optarg, "ticks"))
-                unit = STATS_TICKS;
-            else
-                return cli_usage_error("record", "unknown unit '%s' (usec, "
-                                       "ticks)", optarg);
+            if (cli_parse_unit("record", optarg, &unit))
+                return 2;
             break;
         case 'm': model = true; break;
         case 'T':

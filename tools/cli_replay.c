@@ -96,13 +96,8 @@ int cli_replay(int argc, char **argv)
             break;
         }
         case 'u':
-            if (!strcmp(optarg, "usec"))
-                unit = STATS_USEC;
-            else if (!strcmp(optarg, "ticks"))
-                unit = STATS_TICKS;
-            else
-                return cli_usage_error("replay", "unknown unit '%s' (usec, "
-                                       "ticks)", optarg);
+            if (cli_parse_unit("replay", optarg, &unit))
+                return 2;
             break;
         case 'F': fold = true; break;
         case 't': title = optarg; break;

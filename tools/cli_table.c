@@ -316,23 +316,11 @@ static int cmd_diff(int argc, char **argv)
 
 int cli_table(int argc, char **argv)
 {
-    if (argc < 2) {
-        help_top(stderr);
-        return 2;
-    }
-    const char *sub = argv[1];
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        help_top(stdout);
-        return 0;
-    }
-    if (!strcmp(sub, "show"))
-        return cmd_show(argc - 1, argv + 1);
-    if (!strcmp(sub, "convert"))
-        return cmd_convert(argc - 1, argv + 1);
-    if (!strcmp(sub, "diff"))
-        return cmd_diff(argc - 1, argv + 1);
-    return cli_usage_error("table",
-                           "unknown command '%s' (show, convert, "
-                           "diff)",
-                           sub);
+    static const cli_sub subs[] = {
+        {"show", cmd_show},
+        {"convert", cmd_convert},
+        {"diff", cmd_diff},
+    };
+    return cli_dispatch("table", "subcommand", argc, argv, subs,
+                        sizeof subs / sizeof subs[0], help_top);
 }

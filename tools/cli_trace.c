@@ -296,25 +296,12 @@ static int cmd_pack(int argc, char **argv)
 
 int cli_trace(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    const char *sub = argv[1];
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(sub, "info"))
-        return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(sub, "dump"))
-        return cmd_dump(argc - 1, argv + 1);
-    if (!strcmp(sub, "pack"))
-        return cmd_pack(argc - 1, argv + 1);
-    if (!strcmp(sub, "synth"))
-        return cli_trace_synth(argc - 1, argv + 1);
-    return cli_usage_error("trace",
-                           "unknown subcommand '%s': expected info, "
-                           "dump, pack or synth",
-                           sub);
+    static const cli_sub subs[] = {
+        {"info", cmd_info},
+        {"dump", cmd_dump},
+        {"pack", cmd_pack},
+        {"synth", cli_trace_synth},
+    };
+    return cli_dispatch("trace", "subcommand", argc, argv, subs,
+                        sizeof subs / sizeof subs[0], usage);
 }

@@ -57,6 +57,42 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
+                 const cli_sub *subs, size_t n, void (*usage)(FILE *))
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(sub, subs[i].name))
+            return subs[i].run(argc - 1, argv + 1);
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                i ? (i + 1 == n ? " or " : ", ") : "",
+                                subs[i].name);
+    return cli_usage_error(cmd, "unknown %s '%s': expected %s", noun, sub,
+                           names);
+}
+
+int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
+{
+    if (!strcmp(arg, "usec"))
+        *u = STATS_USEC;
+    else if (!strcmp(arg, "ticks"))
+        *u = STATS_TICKS;
+    else
+        return cli_usage_error(cmd, "unknown unit '%s' (usec, ticks)", arg);
+    return 0;
+}
+
 int cli_parse_u64(const char *s, unsigned long long *v)
 {
     char *end;
