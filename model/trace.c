@@ -1213,3 +1213,23 @@ sim_err trace_read_footer_mem(const void *buf, size_t len, const char *name,
     source s = {.fd = -1, .mem = buf, .len = len};
     return read_footer_src(&s, len, name, h, f);
 }
+
+sim_err trace_verify(const char *path, uint64_t *n_records)
+{
+    trace_reader *r;
+    uint64_t total = 0;
+    sim_err e = trace_reader_open(&r, path);
+    if (e)
+        return e;
+    for (;;) {
+        const trace_rec *recs;
+        size_t n;
+        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
+            break;
+        total += n;
+    }
+    trace_reader_close(r);
+    if (n_records)
+        *n_records = total;
+    return e;
+}

@@ -136,6 +136,9 @@ SIM_MUST_CHECK sim_err trace_rec_check(const trace_rec *r);
  * copied: it must outlive r); name is used in messages. For fuzzing/tests. */
 SIM_MUST_CHECK sim_err trace_reader_open_mem(trace_reader **r, const void *buf,
                                              size_t len, const char *name);
+/* Reads every chunk of the trace at path (CRCs, records, footer totals);
+ * *n_records (may be NULL) gets the records read. */
+SIM_MUST_CHECK sim_err trace_verify(const char *path, uint64_t *n_records);
 /* The footer the reader checked, once trace_reader_next has returned *n == 0
  * with SIM_OK; NULL before. */
 const trace_footer *trace_reader_footer(const trace_reader *r);

@@ -173,18 +173,7 @@ static sim_err read_mem(const unsigned char *b, size_t len, uint64_t *nrec)
 
 static sim_err read_path(const char *path)
 {
-    trace_reader *r;
-    sim_err e = trace_reader_open(&r, path);
-    if (e)
-        return e;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
-            break;
-    }
-    trace_reader_close(r);
-    return e;
+    return trace_verify(path, NULL);
 }
 
 static int msg_has(const char *s)

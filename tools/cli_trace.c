@@ -181,24 +181,6 @@ static void print_info(const trace_header *h, const trace_footer *f)
                    100.0 * (double)f->type_counts[t] / (double)f->n_exits);
 }
 
-/* Reads every chunk; the reader checks CRCs, records and footer totals. */
-static sim_err verify(const char *path, uint64_t *n_records)
-{
-    trace_reader *r;
-    sim_err e = trace_reader_open(&r, path);
-    if (e)
-        return e;
-    *n_records = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
-            break;
-        *n_records += n;
-    }
-    trace_reader_close(r);
-    return e;
-}
 
 static int cmd_info(int argc, char **argv)
 {
@@ -218,7 +200,7 @@ static int cmd_info(int argc, char **argv)
     if (a.verify) {
         uint64_t n;
         fflush(stdout);
-        if ((e = verify(a.file, &n)))
+        if ((e = trace_verify(a.file, &n)))
             return cli_report(e);
         printf("%-13s OK (%llu records, every chunk CRC-checked)\n",
                "verify:", (ull)n);
