@@ -1,11 +1,18 @@
 #!/bin/sh
 # Installs every Debian package sim440 needs (idempotent; apt-get only, no
 # other downloads). Run as root, or as a user who may sudo.
+#   tools/install-deps.sh            the packages of the build and the tests
+#   tools/install-deps.sh PKG...     these packages instead (optional parts,
+#                                    e.g. workloads/linux/install-deps.sh)
 set -eu
-PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
-      libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
-      libunicorn-dev libsystemc-dev
-      gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"
+if [ $# -gt 0 ]; then
+  PKGS="$*"
+else
+  PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
+        libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
+        libunicorn-dev libsystemc-dev
+        gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"
+fi
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
