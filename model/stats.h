@@ -68,9 +68,10 @@ static inline void stats_row_add(stats_row *r, uint64_t v)
     r->count++;
     r->sum += v;
     r->sum_sq += (stats_u128)v * v;
-    if (v < r->min)
+    /* new extremes are rare: a branch, not a store every sample */
+    if (__builtin_expect(v < r->min, 0))
         r->min = v;
-    if (v > r->max)
+    if (__builtin_expect(v > r->max, 0))
         r->max = v;
 }
 
