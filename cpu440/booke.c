@@ -5,6 +5,7 @@
  * keeps them from 2.6.37 on, so the PV guest reads them without exits. */
 #include <string.h>
 
+#include "classify.h" /* the SPR subtype rule, shared with the model */
 #include "cpu440_priv.h"
 #include "tlbword.h"
 
@@ -126,30 +127,6 @@ done:
 }
 
 /* ---- SPRs ---- */
-/* Whether an SPR reaches booke_emulate/44x_emulate in 2.6.30 and so gets
- * the EMUL_MTSPR/EMUL_MFSPR subtype; the generic ones (SRR0/1, SPRG0-3,
- * DEC, PVR, PIR, TB) stay EMULINST (reference §1). */
-static bool spr_has_subtype(unsigned spr)
-{
-    switch (spr) {
-    case SPR_PID:
-    case SPR_MMUCR:
-    case SPR_CCR0:
-    case SPR_CCR1:
-    case SPR_DEAR:
-    case SPR_ESR:
-    case SPR_DBCR0:
-    case SPR_DBCR1:
-    case SPR_DBSR:
-    case SPR_TSR:
-    case SPR_TCR:
-    case SPR_IVPR: return true;
-    default:
-        return (spr >= SPR_SPRG4 && spr <= SPR_SPRG7) ||
-               (spr >= SPR_IVOR0 && spr <= SPR_IVOR15);
-    }
-}
-
 static bool mfspr(cpu440 *c, unsigned spr, uint32_t *v)
 {
     if (spr >= SPR_SPRG0 && spr <= SPR_SPRG7) {
@@ -269,57 +246,58 @@ static uint32_t gpr_or0(cpu440 *c, unsigned ra)
 emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
 {
     iss *s = c->iss;
-    unsigned rt = dec_rt(inst), ra = dec_ra(inst), rb = dec_rb(inst);
+    unsigned rt = insn440_rt(inst), ra = insn440_ra(inst),
+             rb = insn440_rb(inst);
     uint32_t v;
     c->type = EXIT_EMULINST; /* the default of kvmppc_emulate_instruction */
-    switch (decode(inst)) {
-    case DOP_MFMSR:
+    switch (insn440_decode_op(inst)) {
+    case INSN_OP_MFMSR:
         iss_set_gpr(s, rt, guest_msr(c));
         c->type = EXIT_EMUL_MFMSR;
         return EMUL_DONE;
-    case DOP_MTMSR:
+    case INSN_OP_MTMSR:
         c->type = EXIT_EMUL_MTMSR;
         booke_set_msr(c, iss_gpr(s, rt)); /* may turn it into EMUL_WAIT */
         return EMUL_DONE;
-    case DOP_WRTEE:
+    case INSN_OP_WRTEE:
         c->type = EXIT_EMUL_WRTEE;
         sh_set(c, KVM_SH_MSR,
                (guest_msr(c) & ~MSR_EE) | (iss_gpr(s, rt) & MSR_EE));
         return EMUL_DONE;
-    case DOP_WRTEEI:
+    case INSN_OP_WRTEEI:
         c->type = EXIT_EMUL_WRTEE;
         sh_set(c, KVM_SH_MSR, (guest_msr(c) & ~MSR_EE) | (inst & MSR_EE));
         return EMUL_DONE;
-    case DOP_RFI:
+    case INSN_OP_RFI:
         c->type = EXIT_EMUL_RFI;
         c->pc = sh_get(c, KVM_SH_SRR0);
         booke_set_msr(c, sh_get(c, KVM_SH_SRR1));
         return EMUL_JUMPED;
-    case DOP_RFCI:
+    case INSN_OP_RFCI:
         c->pc = c->csrr0;
         booke_set_msr(c, c->csrr1);
         return EMUL_JUMPED;
-    case DOP_MFSPR: {
-        unsigned spr = dec_spr(inst);
+    case INSN_OP_MFSPR: {
+        unsigned spr = insn440_spr(inst);
         if (!mfspr(c, spr, &v))
             return EMUL_FAIL;
         iss_set_gpr(s, rt, v);
-        if (spr_has_subtype(spr))
+        if (classify_spr_has_subtype(spr))
             c->type = EXIT_EMUL_MFSPR;
         return EMUL_DONE;
     }
-    case DOP_MTSPR: {
-        unsigned spr = dec_spr(inst);
+    case INSN_OP_MTSPR: {
+        unsigned spr = insn440_spr(inst);
         if (!mtspr(c, spr, iss_gpr(s, rt)))
             return EMUL_FAIL;
-        if (spr_has_subtype(spr))
+        if (classify_spr_has_subtype(spr))
             c->type = EXIT_EMUL_MTSPR;
         return EMUL_DONE;
     }
-    case DOP_MFDCR:
-    case DOP_MTDCR: {
-        unsigned dcrn = dec_spr(inst);
-        bool load = decode(inst) == DOP_MFDCR;
+    case INSN_OP_MFDCR:
+    case INSN_OP_MTDCR: {
+        unsigned dcrn = insn440_spr(inst);
+        bool load = insn440_decode_op(inst) == INSN_OP_MFDCR;
         /* CPR0's address/data pair is served inside KVM (the guest sees
          * the real clocks); everything else goes to QEMU. */
         if (dcrn == DCR_CPR0_ADDR || dcrn == DCR_CPR0_DATA) {
@@ -336,21 +314,21 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
             dev_dcr_write(c, dcrn, iss_gpr(s, rt));
         return EMUL_DCR_HEAVY;
     }
-    case DOP_TLBWE: {
+    case INSN_OP_TLBWE: {
         uint32_t index = iss_gpr(s, ra);
-        unsigned ws = dec_ws(inst);
+        unsigned ws = insn440_ws(inst);
         if (index >= 64 || ws > 2)
             return EMUL_FAIL;
         c->type = EXIT_EMUL_TLBWE;
         gtlb_write_word(c, index, ws, iss_gpr(s, rt));
         return EMUL_DONE;
     }
-    case DOP_TLBSX: {
+    case INSN_OP_TLBSX: {
         uint32_t ea = gpr_or0(c, ra) + iss_gpr(s, rb);
         int i = tlb440_gtlb_search(c->tlb, ea, (c->mmucr & MMUCR_STS) != 0,
                                    c->mmucr & MMUCR_STID, NULL);
         iss_set_gpr(s, rt, (uint32_t)i);
-        if (dec_rc(inst)) {
+        if (insn440_rc(inst)) {
             uint32_t cr = iss_cr(s);
             cr = i < 0 ? cr & ~0x20000000u : cr | 0x20000000u;
             iss_set_cr(s, cr);
@@ -358,11 +336,11 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
         c->type = EXIT_EMUL_TLBSX;
         return EMUL_DONE;
     }
-    case DOP_TLBRE: {
+    case INSN_OP_TLBRE: {
         /* Not emulated by 2.6.30 (EMULATE_FAIL); provided for guests that
          * read entries back, charged as plain EMULINST. */
         uint32_t index = iss_gpr(s, ra);
-        unsigned ws = dec_ws(inst);
+        unsigned ws = insn440_ws(inst);
         if (index >= 64 || ws > 2)
             return EMUL_FAIL;
         const tlb440_entry *e = tlb440_gtlb(c->tlb, index);
@@ -371,12 +349,12 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
         iss_set_gpr(s, rt, ws == 0 ? e->w0 : ws == 1 ? e->w1 : e->w2);
         return EMUL_DONE;
     }
-    case DOP_ICCCI:
-    case DOP_DCCCI:
-    case DOP_DCBI:
-    case DOP_TLBSYNC: return EMUL_DONE; /* no-ops for KVM */
-    case DOP_TW:
-    case DOP_TWI:
+    case INSN_OP_ICCCI:
+    case INSN_OP_DCCCI:
+    case INSN_OP_DCBI:
+    case INSN_OP_TLBSYNC: return EMUL_DONE; /* no-ops for KVM */
+    case INSN_OP_TW:
+    case INSN_OP_TWI:
         /* the trap condition held (Unicorn trapped): program interrupt */
         sh_set(c, KVM_SH_ESR, ESR_PTR);
         c->pc = pc;

@@ -393,35 +393,35 @@ static uint32_t fetch(cpu440 *c, uint32_t ea)
  * the hardware puts in DEAR/ESR[ST]). */
 static uint32_t mem_ea(cpu440 *c, uint32_t inst, unsigned *size, bool *store)
 {
-    unsigned prim = inst >> 26, ra = dec_ra(inst);
+    unsigned prim = inst >> 26, ra = insn440_ra(inst);
     uint32_t base = ra ? iss_gpr(c->iss, ra) : 0;
-    decode_mem m;
+    insn_mem m;
     *size = 4;
     *store = false;
-    if (decode_mem_info(decode(inst), &m)) {
+    if (insn440_mem_info(insn440_decode_op(inst), &m)) {
         *size = m.size;
         *store = m.store;
-        return base + (m.indexed ? iss_gpr(c->iss, dec_rb(inst))
-                                 : (uint32_t)dec_d(inst));
+        return base + (m.indexed ? iss_gpr(c->iss, insn440_rb(inst))
+                                 : (uint32_t)insn440_d(inst));
     }
     if (prim == 46 || prim == 47) { /* lmw / stmw */
-        *size = 4 * (32 - dec_rt(inst));
+        *size = 4 * (32 - insn440_rt(inst));
         *store = prim == 47;
-        return base + (uint32_t)dec_d(inst);
+        return base + (uint32_t)insn440_d(inst);
     }
     if (prim == 31) {
         unsigned xo = (inst >> 1) & 0x3ffu;
         if (xo == 597 || xo == 725) { /* lswi / stswi */
-            *size = dec_rb(inst) ? dec_rb(inst) : 32;
+            *size = insn440_rb(inst) ? insn440_rb(inst) : 32;
             *store = xo == 725;
             return base;
         }
         *store = xo == 150 || xo == 1014 || xo == 661; /* stwcx. dcbz stswx */
         if (xo == 1014)
             *size = 32;
-        return base + iss_gpr(c->iss, dec_rb(inst));
+        return base + iss_gpr(c->iss, insn440_rb(inst));
     }
-    return base + (uint32_t)dec_d(inst);
+    return base + (uint32_t)insn440_d(inst);
 }
 
 /* ---- exit handlers ---- */
@@ -454,17 +454,17 @@ static void on_program(cpu440 *c, uint32_t pc)
 /* FP instructions: the 405 model has no FPU (interrupt 96). With MSR[FP]=0
  * a 440 with an FPU raises FP unavailable; with FP=1 it executes them, so
  * the loads/stores are done here without an exit. */
-static bool fp_execute(cpu440 *c, uint32_t inst, decode_op op)
+static bool fp_execute(cpu440 *c, uint32_t inst, insn_op op)
 {
-    unsigned rt = dec_rt(inst);
-    if (op == DOP_FP63 && ((inst >> 1) & 0x3ffu) == 72) { /* fmr */
-        c->fpr[rt] = c->fpr[dec_rb(inst)];
+    unsigned rt = insn440_rt(inst);
+    if (op == INSN_OP_FP63 && ((inst >> 1) & 0x3ffu) == 72) { /* fmr */
+        c->fpr[rt] = c->fpr[insn440_rb(inst)];
         return true;
     }
-    decode_mem m;
+    insn_mem m;
     /* the double loads/stores only (a single needs a format conversion
      * nothing here does): anything else is a program interrupt */
-    if (!decode_mem_info(op, &m) || m.size != 8)
+    if (!insn440_mem_info(op, &m) || m.size != 8)
         return false;
     unsigned size;
     bool store;
@@ -485,17 +485,17 @@ static bool fp_execute(cpu440 *c, uint32_t inst, decode_op op)
         c->fpr[rt] = v;
     }
     if (m.update)
-        iss_set_gpr(c->iss, dec_ra(inst), ea);
+        iss_set_gpr(c->iss, insn440_ra(inst), ea);
     return true;
 }
 
 static void on_illegal(cpu440 *c, uint32_t pc)
 {
     uint32_t inst = fetch(c, pc);
-    decode_op op = decode(inst);
-    if (decode_is_fp(op) && (guest_msr(c) & MSR_FP) && fp_execute(c, inst, op))
+    insn_op op = insn440_decode_op(inst);
+    if (insn440_is_fp(op) && (guest_msr(c) & MSR_FP) && fp_execute(c, inst, op))
         return; /* executed natively on a 440 with an FPU: no exit */
-    if (decode_is_fp(op) && !(guest_msr(c) & MSR_FP)) {
+    if (insn440_is_fp(op) && !(guest_msr(c) & MSR_FP)) {
         exit_begin(c, EXIT_FP_UNAVAIL, BOOKE_IRQ_FP_UNAVAIL, pc, inst, 0);
         c->pc = pc;
         booke_deliver(c, BOOKE_IRQ_FP_UNAVAIL);
@@ -544,10 +544,10 @@ static void on_sc(cpu440 *c, uint32_t next)
  * emulated against the device (through Unicorn's uc_mmio_map region). */
 static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
 {
-    decode_mem m;
+    insn_mem m;
     uint64_t gpa;
-    unsigned rt = dec_rt(inst);
-    if (!decode_mem_info(decode(inst), &m) || m.size > 4 ||
+    unsigned rt = insn440_rt(inst);
+    if (!insn440_mem_info(insn440_decode_op(inst), &m) || m.size > 4 ||
         !cpu_translate(c, ea, (guest_msr(c) & MSR_DS) != 0, &gpa)) {
         c->type = EXIT_EMULINST; /* EMULATE_FAIL */
         reflect_program(c, pc, ESR_PIL);
@@ -573,7 +573,7 @@ static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
         iss_set_gpr(c->iss, rt, v);
     }
     if (m.update)
-        iss_set_gpr(c->iss, dec_ra(inst), ea);
+        iss_set_gpr(c->iss, insn440_ra(inst), ea);
     c->pc = pc + 4;
 }
 
@@ -758,9 +758,9 @@ static void hk_insn(void *ctx, uint32_t pc)
 {
     cpu440 *c = ctx;
     uint32_t inst = fetch(c, pc);
-    unsigned spr = dec_spr(inst);
+    unsigned spr = insn440_spr(inst);
     uint64_t tb = c->c.tb_frozen ? 0x1000 : guest_now(c);
-    iss_set_gpr(c->iss, dec_rt(inst),
+    iss_set_gpr(c->iss, insn440_rt(inst),
                 spr == SPR_TBRU ? (uint32_t)(tb >> 32) : (uint32_t)tb);
     iss_set_pc(c->iss, pc + 4);
     c->mftb_reads++;

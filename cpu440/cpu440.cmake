@@ -23,7 +23,7 @@ list(APPEND SIM_EXTRA_LIBS simcpu440)
 # tests/test_*.c against simmodel only): link them with the core once the
 # test targets exist, at the end of the top directory. They run clean under
 # ASan/UBSan and LeakSanitizer with Unicorn 2.0.1 as it is (no options).
-set(CPU440_TESTS test_iss test_decode test_booke test_shadow test_cpu440)
+set(CPU440_TESTS test_iss test_booke test_shadow test_cpu440)
 function(cpu440_link_tests)
   foreach(t ${CPU440_TESTS} ${WORKLOADS_TESTS})
     if(TARGET ${t})

@@ -5,7 +5,7 @@
 #define CPU440_PRIV_H
 
 #include "cpu440.h"
-#include "decode.h"
+#include "insn440.h"
 #include "iss.h"
 #include "kvm_para.h"
 #include "tlb440.h"
