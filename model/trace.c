@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -696,7 +698,9 @@ void trace_writer_abort(trace_writer *w)
 typedef struct source {
     int fd; /* -1: memory */
     const unsigned char *mem;
-    uint64_t len; /* memory only */
+    uint64_t len;      /* memory only */
+    bool mapped;       /* mem is an mmap of the file, unmapped on close */
+    uint64_t released; /* mapped: pages below this offset were given back */
 } source;
 
 /* Reads up to n bytes at off; *got < n only at the end of the input. A
@@ -833,9 +837,30 @@ sim_err trace_reader_open(trace_reader **rp, const char *path)
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     source s = {.fd = fd};
+    /* A regular file is mapped and its records used in place: the copy of
+     * read() was a fifth of a replay. Pages are given back as the reader
+     * moves on (memory stays constant). Traces are renamed into place when
+     * complete and never rewritten, so the mapping does not change under
+     * the reader; pipes and other files are read(). */
+    struct stat st;
+    if (!TRACE_HOST_BE && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+                       0);
+        if (m != MAP_FAILED) {
+            (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+            close(fd);
+            s = (source){.fd = -1, .mem = m, .len = (uint64_t)st.st_size,
+                         .mapped = true};
+        }
+    }
     sim_err e = reader_open_src(rp, &s, path);
-    if (e)
-        close(fd);
+    if (e) {
+        if (s.mapped)
+            munmap((void *)(uintptr_t)s.mem, (size_t)s.len);
+        else
+            close(fd);
+    }
     return e;
 }
 
@@ -1005,6 +1030,18 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
     unsigned char *b = r->buf;
     uint64_t at = r->pos; /* where the 16 bytes in b[0, 16) start */
     sim_err e;
+    if (r->src.mapped) {
+        /* the records handed out last time are done with: give their pages
+         * back so a mapped trace of any size keeps a constant footprint */
+        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+        uint64_t upto = (r->pos > CHUNK_HDR_SIZE ? r->pos - CHUNK_HDR_SIZE : 0) /
+                        page * page;
+        if (upto > r->src.released) {
+            (void)madvise((void *)(uintptr_t)(r->src.mem + r->src.released),
+                          (size_t)(upto - r->src.released), MADV_DONTNEED);
+            r->src.released = upto;
+        }
+    }
     if (r->have_peek) {
         at -= r->peek;
     } else {
@@ -1060,9 +1097,22 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
     if ((e = reader_reserve(r, CHUNK_HDR_SIZE + payload + CHUNK_HDR_SIZE)))
         return e;
     b = r->buf;
-    if ((e = src_read(&r->src, r->name, r->pos, b + CHUNK_HDR_SIZE,
-                      payload + CHUNK_HDR_SIZE, &got)))
-        return e;
+    trace_rec *out;
+    const source *src = &r->src;
+    if (!TRACE_HOST_BE && src->fd < 0 &&
+        ((uintptr_t)(src->mem + r->pos) & 7) == 0) {
+        /* In memory (an mmap of the file): the records are used where they
+         * lie, read-only, with no copy. */
+        uint64_t avail = r->pos < src->len ? src->len - r->pos : 0;
+        size_t want = payload + CHUNK_HDR_SIZE;
+        got = want < avail ? want : (size_t)avail;
+        out = (trace_rec *)(uintptr_t)(src->mem + r->pos);
+    } else {
+        if ((e = src_read(&r->src, r->name, r->pos, b + CHUNK_HDR_SIZE,
+                          payload + CHUNK_HDR_SIZE, &got)))
+            return e;
+        out = (trace_rec *)(void *)(b + CHUNK_HDR_SIZE);
+    }
     r->pos += got;
     if (got < payload)
         return sim_fail(SIM_ERR_TRUNC,
@@ -1071,7 +1121,6 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
                         r->name, (ull)r->pos, payload, (ull)k, got);
     /* CRC and record checks fused piece by piece; the CRC verdict comes
      * first since a bad record in a chunk with a bad CRC is its symptom. */
-    trace_rec *out = (trace_rec *)(void *)(b + CHUNK_HDR_SIZE);
     tally t;
     memset(&t, 0, sizeof t);
     uint32_t c = crc32(0, b, 12);
@@ -1093,7 +1142,7 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
     /* The bytes after the payload are the next chunk header (or the start
      * of the footer): keep them for the next call. */
     r->peek = got - payload;
-    memcpy(b, b + CHUNK_HDR_SIZE + payload, r->peek);
+    memcpy(b, (const unsigned char *)out + payload, r->peek);
     r->have_peek = true;
     r->short_seen = count < TRACE_CHUNK_RECORDS;
     *recs = out;
@@ -1124,6 +1173,8 @@ void trace_reader_close(trace_reader *r)
         return;
     if (r->src.fd >= 0)
         close(r->src.fd);
+    if (r->src.mapped)
+        munmap((void *)(uintptr_t)r->src.mem, (size_t)r->src.len);
     free(r->buf);
     free(r->name);
     free(r->errmsg);
