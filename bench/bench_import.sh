@@ -29,18 +29,7 @@ out=$dir/import-out.bin
 lines=$(wc -l <"$text")
 bytes=$(stat -c %s "$text")
 
-# best of REPS wall-clock seconds of a command (stdout and stderr discarded)
-best() {
-  b=""
-  i=0
-  while [ $i -lt "$REPS" ]; do
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    t=$(awk "BEGIN{print $e - $s}")
-    if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. bench/lib.sh
 cat "$text" >/dev/null # warm the page cache
 t_wc=$(best wc -l "$text")
 t_imp=$(best "$B/sim" import ftrace "$text" -o "$out")

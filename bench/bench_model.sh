@@ -18,19 +18,7 @@ trace=$B/bench/model-$EXITS.bin
 [ -f "$trace" ] || "$B/sim" trace synth --exits "$EXITS" --seed 1 -o "$trace" 2>/dev/null
 n=$("$B/sim" trace info "$trace" | awk '/^exits/ {print $2; exit}' | tr -d ,)
 
-# best of REPS wall-clock seconds of a command (stdout discarded)
-best() {
-  b=""
-  i=0
-  while [ $i -lt "$REPS" ]; do
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    t=$(awk "BEGIN{print $e - $s}")
-    if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
-    i=$((i + 1))
-  done
-  echo "$b"
-}
-rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+. bench/lib.sh
 cat "$trace" >/dev/null # warm the page cache
 t_plain=$(best "$B/sim" replay "$trace" --unit ticks)
 t_model=$(best "$B/sim" replay "$trace" --unit ticks --model)

@@ -18,18 +18,7 @@ trace=$dir/replay-$EXITS.bin
 n=$(build/sim trace info "$trace" | awk '/^exits/ {print $2; exit}' | tr -d ,)
 bytes=$(stat -c %s "$trace")
 
-# best of REPS wall-clock seconds of a command (stdout discarded)
-best() {
-  b=""
-  i=0
-  while [ $i -lt "$REPS" ]; do
-    s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-    t=$(awk "BEGIN{print $e - $s}")
-    if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. bench/lib.sh
 cat "$trace" >/dev/null # warm the page cache
 t_cat=$(best cat "$trace")
 t_raw=$(best build/rawread "$trace")
