@@ -17,6 +17,10 @@
 
 #include "outfile.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
 /* ---- the layout (docs/trace-format.md) ---- */
 #define HDR_MAGIC     "SIM440TR"
 #define CHUNK_MAGIC   "CHNK"
@@ -848,6 +852,13 @@ sim_err trace_reader_open(trace_reader **rp, const char *path)
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
                        0);
         if (m != MAP_FAILED) {
+#ifdef __SANITIZE_ADDRESS__
+            /* A region just mapped is addressable, but ASan's shadow can
+             * still hold the poison of a stack that lived at that address
+             * before: SystemC's coroutine stacks are mmap'd and unmapped
+             * behind its back (a false stack-buffer-underflow otherwise). */
+            ASAN_UNPOISON_MEMORY_REGION(m, (size_t)st.st_size);
+#endif
             (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
             close(fd);
             s = (source){.fd = -1, .mem = m, .len = (uint64_t)st.st_size,
