@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "commands:\n",
             SIM_VERSION);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n"
                "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input.\n");
 }
