@@ -10,18 +10,21 @@
 set -eu
 cd "$(dirname "$0")/.."
 REPS=${REPS:-5}
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j2 >/dev/null
-cc -O2 -I cpu440 -I model -I tests -o build/cpu440_plain bench/cpu440_plain.c \
-   build/libsimcpu440.a build/libsimmodel.a $(pkg-config --libs unicorn) -lm
-dir=build/bench
+# the build directory (another one than build/ lets benchmarks run beside
+# someone else's build)
+BUILD=${BUILD:-build}
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD" -j2 >/dev/null
+cc -O2 -I cpu440 -I model -I tests -o "$BUILD"/cpu440_plain bench/cpu440_plain.c \
+   "$BUILD"/libsimcpu440.a "$BUILD"/libsimmodel.a $(pkg-config --libs unicorn) -lm
+dir="$BUILD"/bench
 mkdir -p "$dir"
 
 # best of REPS "# host:" lines of `sim record W`: exits/s and MIPS
 best() {
   be=0; bm=0; i=0
   while [ $i -lt "$REPS" ]; do
-    line=$(build/sim record "$1" -o "$dir/$1.bin" | grep '^# host:')
+    line=$("$BUILD"/sim record "$1" -o "$dir/$1.bin" | grep '^# host:')
     r=$(echo "$line" | awk '{print $6}')
     m=$(echo "$line" | awk '{print $8}')
     if [ "$(awk "BEGIN{print ($m > $bm)}")" = 1 ]; then be=$r; bm=$m; fi
@@ -31,8 +34,8 @@ best() {
 }
 boot=$(best boot)
 comp=$(best compute)
-exits=$(build/sim trace info "$dir/boot.bin" | awk '/^exits/ {print $2; exit}' | tr -d ,)
-build/cpu440_plain build/workloads/user.bin >"$dir/plain.txt"
+exits=$("$BUILD"/sim trace info "$dir/boot.bin" | awk '/^exits/ {print $2; exit}' | tr -d ,)
+"$BUILD"/cpu440_plain "$BUILD"/workloads/user.bin >"$dir/plain.txt"
 echo "$boot" "$comp" | cat - "$dir/plain.txt" | awk -v n="$exits" '
   NR == 1 { e = $1; m = $2; cm = $4 }
   /^plain/ { pi = $2; pt = $3 }
