@@ -133,7 +133,7 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
 
 /* Starts the stub for the queued writes, or parks the CPU at the halt
  * address when a stop was asked for. Called at the end of every hook. */
-static void after_hook(iss *s)
+static void after_hook_slow(iss *s)
 {
     if ((s->nops || s->pid_dirty) && !s->in_stub) {
         if (!s->nops) /* a PID change alone: a harmless write of slot 63 */
@@ -171,6 +171,14 @@ static void after_hook(iss *s)
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
     }
+}
+
+/* The block hook runs for every translation block and almost never has
+ * anything to do: the common case is one inlined test, not a call. */
+static inline void after_hook(iss *s)
+{
+    if (s->nops || s->pid_dirty || s->stop)
+        after_hook_slow(s);
 }
 
 static void stub_return(iss *s)
