@@ -89,6 +89,11 @@ static uint32_t enc_tlbwe(unsigned rs, unsigned ra, unsigned ws)
 {
     return 31u << 26 | rs << 21 | ra << 16 | ws << 11 | 978u << 1;
 }
+static uint32_t enc_rlwinm(unsigned ra, unsigned rs, unsigned sh,
+                           unsigned mb, unsigned me)
+{
+    return 21u << 26 | rs << 21 | ra << 16 | sh << 11 | mb << 6 | me << 1;
+}
 static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
 {
     return 14u << 26 | rd << 21 | ra << 16 | ((uint32_t)si & 0xffffu);
@@ -99,7 +104,9 @@ static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
  * entry's TID), then hi, lo, hi. QEMU 5's 405 tlbwe-lo clears the valid bit
  * and only a valid entry's old pages are flushed by tlbwe-hi, hence the
  * first hi (flushes the old page, which must fault again) and the last
- * (sets V, flushes the new page). */
+ * (sets V, flushes the new page). The first hi is written with V clear: a
+ * valid hi would flush the new page there too, a second time, and each
+ * flush walks every MMU index of QEMU's TLB (the stub's main cost). */
 static void stub_write(uint8_t *p)
 {
     static const uint32_t k_bdnz = 16u << 26 | 16u << 21;
@@ -110,12 +117,13 @@ static void stub_write(uint8_t *p)
         enc_lwz(6, 4, 3),
         enc_lwz(7, 8, 3),
         enc_lwz(8, 12, 3),
-        enc_mtspr(945, 8), /* PID = tid */
-        enc_tlbwe(6, 5, 0),
+        enc_mtspr(945, 8),          /* PID = tid */
+        enc_rlwinm(8, 6, 0, 26, 24), /* r8 = hi without V (0x40) */
+        enc_tlbwe(8, 5, 0),
         enc_tlbwe(7, 5, 1),
         enc_tlbwe(6, 5, 0),
         enc_addi(3, 3, 16),
-        k_bdnz | ((uint32_t)(-9 * 4) & 0xfffcu), /* to the first lwz */
+        k_bdnz | ((uint32_t)(-10 * 4) & 0xfffcu), /* to the first lwz */
         enc_mtspr(945, 10),                      /* PID = shadow PID */
         0x44000002u,                             /* sc: back to us */
     };
