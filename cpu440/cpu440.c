@@ -210,15 +210,24 @@ static void mirror_sync(cpu440 *c)
     unsigned pid = guest_pr(c) ? 0 : 1;
     bool flush_tid1 = c->shadow_pid == 1 && pid == 0;
     const uint32_t *ver = tlb440_slot_versions(c->tlb);
-    if (pid == c->shadow_pid && c->magic_mapped == c->magic_seen &&
-        !memcmp(ver, c->ver_seen, sizeof c->ver_seen))
+    /* A PID switch (TID-1 rewrites) or a magic-page change concerns slots
+     * whose entries did not change: those look at every slot. Otherwise
+     * only slots written or invalidated since the last sync can differ
+     * from Unicorn's (every UTLB write bumps the slot's version), and a
+     * sync typically has one or two of them among the 63. */
+    bool all = pid != c->shadow_pid || c->magic_mapped != c->magic_seen;
+    if (!all && !memcmp(ver, c->ver_seen, sizeof c->ver_seen))
         return; /* no slot written or invalidated since the last sync */
+    uint32_t seen[TLB440_MAX];
+    memcpy(seen, c->ver_seen, sizeof seen);
     memcpy(c->ver_seen, ver, sizeof c->ver_seen);
     c->magic_seen = c->magic_mapped;
     c->shadow_pid = pid;
     iss_set_pid(c->iss, pid);
     unsigned hw = tlb440_hwater(c->tlb);
     for (unsigned s = 0; s <= hw; s++) {
+        if (!all && ver[s] == seen[s])
+            continue;
         mirror_slot d = desired(c, s), *m = &c->uni[s];
         bool same =
             d.valid == m->valid &&
