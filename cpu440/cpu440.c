@@ -256,7 +256,7 @@ static void mirror_sync(cpu440 *c)
             }
             *m = d;
         } else if (flush_tid1 && m->valid && m->tid == 1) {
-            iss_tlb_set(c->iss, s, m->ea, m->pa, m->tid, m->x, m->w);
+            iss_tlb_rewrite(c->iss, s, m->ea, m->pa, m->tid, m->x, m->w);
         }
     }
 }

@@ -43,13 +43,14 @@ struct iss {
     void *presence;
     size_t presence_bytes;
     uc_hook hk_intr, hk_block;
-    /* queued slot writes */
+    /* queued slot writes: nops general ones, then nrw rewrites */
     uint32_t ops[STUB_MAX_OPS][4];
-    unsigned nops;
+    uint32_t rw[STUB_MAX_OPS][4];
+    unsigned nops, nrw;
     unsigned pid; /* Unicorn's PID register: the shadow PID */
     bool pid_dirty;
     bool in_stub;
-    uint32_t saved[10]; /* r3..r10, ctr, pc around a stub run */
+    uint32_t saved[11]; /* r3..r11, ctr, pc around a stub run */
     uint64_t stub_runs;
     bool stop;
     sim_err err; /* the first failed uc_* call */
@@ -94,25 +95,34 @@ static uint32_t enc_rlwinm(unsigned ra, unsigned rs, unsigned sh,
 {
     return 21u << 26 | rs << 21 | ra << 16 | sh << 11 | mb << 6 | me << 1;
 }
+static uint32_t enc_b(int off)
+{
+    return 18u << 26 | ((uint32_t)off & 0x03fffffcu);
+}
 static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
 {
     return 14u << 26 | rd << 21 | ra << 16 | ((uint32_t)si & 0xffffu);
 }
 
-/* r3 = table, r4 = count (>= 1), r9 = ZPR, r10 = the PID to leave. Per
- * entry {slot, hi, lo, tid}: PID = tid (tlbwe-hi captures the PID as the
- * entry's TID), then hi, lo, hi. QEMU 5's 405 tlbwe-lo clears the valid bit
+/* r3 = table, r4 = 1 + general entries, r11 = 1 + rewrites (each loop is
+ * entered at its bdnz, so a count of 0 runs no entry), r9 = ZPR, r10 = the
+ * PID to leave. Per entry {slot, hi, lo, tid}: PID = tid (tlbwe-hi captures
+ * the PID as the entry's TID), then hi, lo, hi. QEMU 5's 405 tlbwe-lo clears the valid bit
  * and only a valid entry's old pages are flushed by tlbwe-hi, hence the
  * first hi (flushes the old page, which must fault again) and the last
  * (sets V, flushes the new page). The first hi is written with V clear: a
  * valid hi would flush the new page there too, a second time, and each
- * flush walks every MMU index of QEMU's TLB (the stub's main cost). */
+ * flush walks every MMU index of QEMU's TLB (the stub's main cost).
+ * A rewrite (the same entry again, to flush its page) follows the general
+ * entries as lo, hi: lo clears V without a flush, so the page is flushed
+ * once, by hi, instead of by both his. */
 static void stub_write(uint8_t *p)
 {
     static const uint32_t k_bdnz = 16u << 26 | 16u << 21;
     uint32_t code[] = {
         enc_mtspr(944, 9), /* ZPR */
         enc_mtspr(9, 4),   /* CTR */
+        enc_b(11 * 4),     /* to the first bdnz */
         enc_lwz(5, 0, 3),
         enc_lwz(6, 4, 3),
         enc_lwz(7, 8, 3),
@@ -124,6 +134,17 @@ static void stub_write(uint8_t *p)
         enc_tlbwe(6, 5, 0),
         enc_addi(3, 3, 16),
         k_bdnz | ((uint32_t)(-10 * 4) & 0xfffcu), /* to the first lwz */
+        enc_mtspr(9, 11),                         /* CTR */
+        enc_b(9 * 4),                             /* to the second bdnz */
+        enc_lwz(5, 0, 3),
+        enc_lwz(6, 4, 3),
+        enc_lwz(7, 8, 3),
+        enc_lwz(8, 12, 3),
+        enc_mtspr(945, 8), /* PID = tid */
+        enc_tlbwe(7, 5, 1),
+        enc_tlbwe(6, 5, 0),
+        enc_addi(3, 3, 16),
+        k_bdnz | ((uint32_t)(-8 * 4) & 0xfffcu), /* to its first lwz */
         enc_mtspr(945, 10),                      /* PID = shadow PID */
         0x44000002u,                             /* sc: back to us */
     };
@@ -131,10 +152,11 @@ static void stub_write(uint8_t *p)
         put_be32(p + 4 * i, code[i]);
 }
 
-#define NSAVED 10
+#define NSAVED 11
 static const int k_saved_regs[NSAVED] = {
-    UC_PPC_REG_3, UC_PPC_REG_4, UC_PPC_REG_5,  UC_PPC_REG_6,   UC_PPC_REG_7,
-    UC_PPC_REG_8, UC_PPC_REG_9, UC_PPC_REG_10, UC_PPC_REG_CTR, UC_PPC_REG_PC};
+    UC_PPC_REG_3,  UC_PPC_REG_4,  UC_PPC_REG_5,   UC_PPC_REG_6,
+    UC_PPC_REG_7,  UC_PPC_REG_8,  UC_PPC_REG_9,   UC_PPC_REG_10,
+    UC_PPC_REG_11, UC_PPC_REG_CTR, UC_PPC_REG_PC};
 
 static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
                   unsigned tid);
@@ -143,8 +165,9 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
  * address when a stop was asked for. Called at the end of every hook. */
 static void after_hook_slow(iss *s)
 {
-    if ((s->nops || s->pid_dirty) && !s->in_stub) {
-        if (!s->nops) /* a PID change alone: a harmless write of slot 63 */
+    if ((s->nops || s->nrw || s->pid_dirty) && !s->in_stub) {
+        if (!s->nops && !s->nrw) /* a PID change alone: a harmless write of
+                                    slot 63 */
             queue(s, ISS_TLB_SLOTS - 1, T405_HI_SIZE_4K, 0, 0);
         void *vals[NSAVED];
         for (int i = 0; i < NSAVED; i++)
@@ -154,18 +177,23 @@ static void after_hook_slow(iss *s)
         for (unsigned i = 0; i < s->nops; i++)
             for (unsigned k = 0; k < 4; k++)
                 put_be32(s->stub + STUB_TABLE + 16 * i + 4 * k, s->ops[i][k]);
-        uint32_t v[8] = {s->stub_pa + STUB_TABLE, s->nops, 0, 0, 0, 0,
-                         ZPR_CHECK_TLB,           s->pid};
-        void *pv[8];
-        for (int i = 0; i < 8; i++)
+        for (unsigned i = 0; i < s->nrw; i++)
+            for (unsigned k = 0; k < 4; k++)
+                put_be32(s->stub + STUB_TABLE + 16 * (s->nops + i) + 4 * k,
+                         s->rw[i][k]);
+        uint32_t v[9] = {s->stub_pa + STUB_TABLE, s->nops + 1, 0, 0, 0, 0,
+                         ZPR_CHECK_TLB,           s->pid,      s->nrw + 1};
+        void *pv[9];
+        for (int i = 0; i < 9; i++)
             pv[i] = &v[i];
         (void)UC_CHECK(s,
-                       uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 8));
+                       uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 9));
         s->pid_dirty = false;
         uint32_t msr = 0, pc = s->stub_pa;
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
         s->nops = 0;
+        s->nrw = 0;
         s->in_stub = true;
         s->stub_runs++;
         return;
@@ -185,7 +213,7 @@ static void after_hook_slow(iss *s)
  * anything to do: the common case is one inlined test, not a call. */
 static inline void after_hook(iss *s)
 {
-    if (s->nops || s->pid_dirty || s->stop)
+    if (s->nops || s->nrw || s->pid_dirty || s->stop)
         after_hook_slow(s);
 }
 
@@ -385,7 +413,7 @@ sim_err iss_run(iss *s, uint32_t pc)
     uint32_t msr = MSR_GUEST, begin = pc;
     UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
     UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
-    if (s->nops || s->pid_dirty) {
+    if (s->nops || s->nrw || s->pid_dirty) {
         /* slot writes queued between runs: the stub goes first */
         after_hook(s);
         begin = s->stub_pa;
@@ -458,7 +486,18 @@ void iss_set_xer(iss *s, uint32_t v)
 
 static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
 {
-    if (s->nops == STUB_MAX_OPS) {
+    /* the rewrites run after the general writes: a rewrite of this slot
+     * queued before this write would otherwise undo it (this write
+     * flushes the old page anyway) */
+    for (unsigned i = 0; i < s->nrw; i++)
+        if (s->rw[i][0] == slot)
+            s->rw[i][0] = ISS_TLB_SLOTS; /* dropped below */
+    unsigned k = 0;
+    for (unsigned i = 0; i < s->nrw; i++)
+        if (s->rw[i][0] != ISS_TLB_SLOTS)
+            memcpy(s->rw[k++], s->rw[i], sizeof s->rw[i]);
+    s->nrw = k;
+    if (s->nops + s->nrw == STUB_MAX_OPS) {
         /* more writes from one hook than the table holds: only a
          * harness bug (flushing every slot twice over) gets here */
         if (s->err == SIM_OK)
@@ -482,6 +521,25 @@ void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa, unsigned tid,
           (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
               (write ? T405_LO_WR : 0),
           tid & 0xffu);
+}
+
+void iss_tlb_rewrite(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
+                     unsigned tid, bool exec, bool write)
+{
+    if (s->nops + s->nrw == STUB_MAX_OPS) {
+        if (s->err == SIM_OK)
+            s->err = sim_fail(SIM_ERR_CHECK,
+                              "cpu440: more than %u TLB writes in one hook",
+                              (unsigned)STUB_MAX_OPS);
+        s->stop = true;
+        return;
+    }
+    uint32_t *o = s->rw[s->nrw++];
+    o[0] = slot;
+    o[1] = (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V;
+    o[2] = (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
+           (write ? T405_LO_WR : 0);
+    o[3] = tid & 0xffu;
 }
 
 void iss_tlb_clear(iss *s, unsigned slot)

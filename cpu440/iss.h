@@ -107,6 +107,10 @@ void iss_set_xer(iss *s, uint32_t v);
 void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa, unsigned tid,
                  bool exec, bool write);
 void iss_tlb_clear(iss *s, unsigned slot);
+/* The same entry as the slot already holds, written again only to flush
+ * its page from QEMU's translation cache: cheaper than iss_tlb_set. */
+void iss_tlb_rewrite(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
+                     unsigned tid, bool exec, bool write);
 /* The PID the entries are matched against (the shadow PID: 1 in guest
  * supervisor mode, 0 in guest user mode). QEMU 5 does not flush its
  * translation cache on a PID write, so the caller rewrites the entries a
