@@ -108,10 +108,9 @@ static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
  * entered at its bdnz, so a count of 0 runs no entry), r9 = ZPR, r10 = the
  * PID to leave. Per entry {slot, hi, lo, tid}: PID = tid (tlbwe-hi captures
  * the PID as the entry's TID), then hi, lo, hi. QEMU 5's 405 tlbwe-lo clears
- * the valid bit
- * and only a valid entry's old pages are flushed by tlbwe-hi, hence the
- * first hi (flushes the old page, which must fault again) and the last
- * (sets V, flushes the new page). The first hi is written with V clear: a
+ * the valid bit and only a valid entry's old pages are flushed by tlbwe-hi,
+ * hence the first hi (flushes the old page, which must fault again) and the
+ * last (sets V, flushes the new page). The first hi is written with V clear: a
  * valid hi would flush the new page there too, a second time, and each
  * flush walks every MMU index of QEMU's TLB (the stub's main cost).
  * A rewrite (the same entry again, to flush its page) follows the general
