@@ -484,6 +484,31 @@ void iss_set_xer(iss *s, uint32_t v)
     reg_set(s, UC_PPC_REG_XER, v);
 }
 
+/* The stub's table is full: only a harness bug (flushing every slot twice
+ * over in one hook) gets here; the run stops with the error. */
+static bool stub_full(iss *s)
+{
+    if (s->nops + s->nrw < STUB_MAX_OPS)
+        return false;
+    if (s->err == SIM_OK)
+        s->err = sim_fail(SIM_ERR_CHECK,
+                          "cpu440: more than %u TLB writes in one hook",
+                          (unsigned)STUB_MAX_OPS);
+    s->stop = true;
+    return true;
+}
+
+/* The 405 TLB words of a valid 4 KiB entry ea -> pa. */
+static uint32_t tlb_hi(uint32_t ea)
+{
+    return (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V;
+}
+static uint32_t tlb_lo(uint32_t pa, bool exec, bool write)
+{
+    return (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
+           (write ? T405_LO_WR : 0);
+}
+
 static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
 {
     /* the rewrites run after the general writes: a rewrite of this slot
@@ -497,16 +522,8 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
         if (s->rw[i][0] != ISS_TLB_SLOTS)
             memcpy(s->rw[k++], s->rw[i], sizeof s->rw[i]);
     s->nrw = k;
-    if (s->nops + s->nrw == STUB_MAX_OPS) {
-        /* more writes from one hook than the table holds: only a
-         * harness bug (flushing every slot twice over) gets here */
-        if (s->err == SIM_OK)
-            s->err = sim_fail(SIM_ERR_CHECK,
-                              "cpu440: more than %u TLB writes in one hook",
-                              (unsigned)STUB_MAX_OPS);
-        s->stop = true;
+    if (stub_full(s))
         return;
-    }
     s->ops[s->nops][0] = slot;
     s->ops[s->nops][1] = hi;
     s->ops[s->nops][2] = lo;
@@ -517,28 +534,18 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
 void iss_tlb_set(iss *s, unsigned slot, uint32_t ea, uint32_t pa, unsigned tid,
                  bool exec, bool write)
 {
-    queue(s, slot, (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V,
-          (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
-              (write ? T405_LO_WR : 0),
-          tid & 0xffu);
+    queue(s, slot, tlb_hi(ea), tlb_lo(pa, exec, write), tid & 0xffu);
 }
 
 void iss_tlb_rewrite(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
                      unsigned tid, bool exec, bool write)
 {
-    if (s->nops + s->nrw == STUB_MAX_OPS) {
-        if (s->err == SIM_OK)
-            s->err = sim_fail(SIM_ERR_CHECK,
-                              "cpu440: more than %u TLB writes in one hook",
-                              (unsigned)STUB_MAX_OPS);
-        s->stop = true;
+    if (stub_full(s))
         return;
-    }
     uint32_t *o = s->rw[s->nrw++];
     o[0] = slot;
-    o[1] = (ea & ~(PAGE - 1)) | T405_HI_SIZE_4K | T405_HI_V;
-    o[2] = (pa & ~(PAGE - 1)) | (exec ? T405_LO_EX : 0) |
-           (write ? T405_LO_WR : 0);
+    o[1] = tlb_hi(ea);
+    o[2] = tlb_lo(pa, exec, write);
     o[3] = tid & 0xffu;
 }
 
