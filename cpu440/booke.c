@@ -47,15 +47,19 @@ void booke_reset(cpu440 *c)
     c->mmucr = c->ccr0 = c->ccr1 = 0;
     c->tcr = c->tsr = c->decar = 0;
     c->dbcr0 = c->dbcr1 = c->dbcr2 = c->dbsr = c->usprg0 = 0;
+    c->mcsr = c->mcsrr0 = c->mcsrr1 = 0;
     c->dec_expiry = 0;
     c->magic_mapped = false;
     sh_set(c, KVM_SH_MSR, 0); /* guest supervisor, AS 0 */
+    for (unsigned n = 4; n < 8; n++)
+        iss_set_sprg(c->iss, n, 0);
+    memset(c->delivered, 0, sizeof c->delivered);
 }
 
 /* ---- decrementer (tb-driven, UM ch. 8) ---- */
 uint32_t booke_dec_now(const cpu440 *c)
 {
-    uint64_t now = cpu_tb_now(c);
+    uint64_t now = cpu_gtb_now(c);
     if (!c->dec_expiry || now >= c->dec_expiry)
         return 0;
     uint64_t left = c->dec_expiry - now;
@@ -64,14 +68,14 @@ uint32_t booke_dec_now(const cpu440 *c)
 
 static void dec_write(cpu440 *c, uint32_t v)
 {
-    c->dec_expiry = v ? cpu_tb_now(c) + v : 0;
+    c->dec_expiry = v ? cpu_gtb_now(c) + v : 0;
 }
 
 /* The decrementer reaching 0 sets TSR[DIS] (and reloads from DECAR if
- * TCR[ARE]); called whenever time passes an expiry. */
+ * TCR[ARE]); called whenever time passes an expiry (tb: trace clock). */
 void booke_dec_check(cpu440 *c, uint64_t tb)
 {
-    if (c->dec_expiry && tb >= c->dec_expiry) {
+    if (c->dec_expiry && tb - c->hidden >= c->dec_expiry) {
         c->tsr |= TSR_DIS;
         c->dec_expiry =
             (c->tcr & TCR_ARE) && c->decar ? c->dec_expiry + c->decar : 0;
@@ -102,17 +106,29 @@ void booke_set_msr(cpu440 *c, uint32_t msr)
 void booke_deliver(cpu440 *c, unsigned irq)
 {
     uint32_t msr = guest_msr(c);
+    c->delivered[irq & 15][(msr & MSR_PR) != 0]++;
     sh_set(c, KVM_SH_SRR0, c->pc);
     sh_set(c, KVM_SH_SRR1, msr);
     c->pc = c->ivpr | (c->ivor[irq] & 0xfff0u);
     sh_set(c, KVM_SH_MSR, msr & (MSR_CE | MSR_ME | MSR_DE));
 }
 
+/* A PV guest marks a critical section of its patched code (kvm.c's
+ * templates) by storing r1 in the shared page's `critical`: no interrupt
+ * is delivered inside it in guest supervisor mode (kvmppc_critical_section,
+ * arch/powerpc/kvm/booke.c). */
+static bool pv_critical(cpu440 *c)
+{
+    if (!c->magic_mapped || guest_pr(c))
+        return false;
+    return sh_get(c, KVM_SH_CRITICAL) == iss_gpr(c->iss, 1);
+}
+
 void booke_deliver_pending(cpu440 *c)
 {
     bool dec = (c->tsr & TSR_DIS) && (c->tcr & TCR_DIE);
     bool ext = dev_ext_pending(c);
-    if (guest_msr(c) & MSR_EE) {
+    if ((guest_msr(c) & MSR_EE) && !pv_critical(c)) {
         if (dec)
             booke_deliver(c, BOOKE_IRQ_DECREMENTER);
         else if (ext)
@@ -163,9 +179,12 @@ static bool mfspr(cpu440 *c, unsigned spr, uint32_t *v)
     case SPR_DBSR: *v = c->dbsr; return true;
     case SPR_PVR: *v = 0x422218d3u; return true; /* a 440x5 (440EPx) */
     case SPR_PIR: *v = 0; return true;
+    case SPR_MCSR: *v = c->mcsr; return true;
+    case SPR_MCSRR0: *v = c->mcsrr0; return true;
+    case SPR_MCSRR1: *v = c->mcsrr1; return true;
     case SPR_USPRG0: *v = c->usprg0; return true;
-    case SPR_TBRL: *v = (uint32_t)cpu_tb_now(c); return true;
-    case SPR_TBRU: *v = (uint32_t)(cpu_tb_now(c) >> 32); return true;
+    case SPR_TBRL: *v = (uint32_t)cpu_gtb_now(c); return true;
+    case SPR_TBRU: *v = (uint32_t)(cpu_gtb_now(c) >> 32); return true;
     default: return false;
     }
 }
@@ -174,6 +193,9 @@ static bool mtspr(cpu440 *c, unsigned spr, uint32_t v)
 {
     if (spr >= SPR_SPRG0 && spr <= SPR_SPRG7) {
         sh_set(c, k_sprg_off[spr - SPR_SPRG0], v);
+        /* SPRG4-7 are readable natively in problem state: Unicorn's copy */
+        if (spr >= SPR_SPRG4)
+            iss_set_sprg(c->iss, spr - SPR_SPRG0, v);
         return true;
     }
     if (spr >= SPR_IVOR0 && spr <= SPR_IVOR15) {
@@ -205,6 +227,9 @@ static bool mtspr(cpu440 *c, unsigned spr, uint32_t v)
     case SPR_DBCR2: c->dbcr2 = v; return true;
     case SPR_DBSR: c->dbsr &= ~v; return true;
     case SPR_USPRG0: c->usprg0 = v; return true;
+    case SPR_MCSR: c->mcsr &= ~v; return true; /* write 1 to clear */
+    case SPR_MCSRR0: c->mcsrr0 = v; return true;
+    case SPR_MCSRR1: c->mcsrr1 = v; return true;
     case SPR_TBWL:
     case SPR_TBWU: return true; /* ignored by KVM */
     default: return false;
@@ -308,6 +333,10 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
             return EMUL_DONE;
         }
         c->type = EXIT_DCR;
+        if (load)
+            c->cnt.dcr_reads++;
+        else
+            c->cnt.dcr_writes++;
         if (load)
             iss_set_gpr(s, rt, dev_dcr_read(c, dcrn));
         else

@@ -32,6 +32,7 @@ void cpu440_config_default(cpu440_config *c)
         .host_pages_heavy = 24,
         .think_s = 0.02,
         .guest_cpi = 1,
+        .guest_cpi_den = 1,
     };
 }
 
@@ -59,7 +60,7 @@ uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz)
 static uint64_t guest_now(const cpu440 *c)
 {
     return c->tb_entry + c->guest_extra +
-           (c->icount - c->icount_entry) * c->c.guest_cpi;
+           (c->icount - c->icount_entry) * c->c.guest_cpi / c->c.guest_cpi_den;
 }
 
 uint64_t cpu_tb_now(const cpu440 *c)
@@ -101,8 +102,8 @@ static void reschedule(cpu440 *c, uint64_t t)
         n = c->next_signal;
     if (c->next_input < n)
         n = c->next_input;
-    if (c->dec_expiry && c->dec_expiry < n)
-        n = c->dec_expiry;
+    if (c->dec_expiry && cpu_dec_expiry_tb(c) < n)
+        n = cpu_dec_expiry_tb(c);
     c->next_event = n;
 }
 
@@ -114,7 +115,7 @@ uint64_t cpu_next_wake(const cpu440 *c)
     if (dev_ext_pending(c))
         return 0;
     if (c->dec_expiry && (c->tcr & TCR_DIE))
-        w = c->dec_expiry;
+        w = cpu_dec_expiry_tb(c);
     if (dev_uart_rx_wakes(c) && c->next_input < w)
         w = c->next_input;
     return w;
@@ -323,6 +324,9 @@ static void exit_end(cpu440 *c)
         h = 0xffffffffu;
     r->handler = (uint32_t)h;
     c->tb_entry = r->tb + h;
+    if (c->c.exit_time_hidden) /* the idle part stays visible */
+        c->hidden += (h > c->extra_ticks ? h - c->extra_ticks : 0) +
+                     c->guest_extra;
     c->icount_entry = c->icount;
     c->in_exit = false;
     c->cnt.exits++;
@@ -526,7 +530,7 @@ static void hypercall(cpu440 *c)
         /* the guest asks for the page at ea = pa = -4096 */
         c->magic_mapped = true;
     } else if (token == KVM_HCALL_TOKEN(KVM_HC_FEATURES)) {
-        r4 = KVM_FEATURE_MAGIC_PAGE;
+        r4 = 1u << KVM_FEATURE_MAGIC_PAGE; /* a bit mask of features */
     } else {
         r3 = (uint32_t)-12; /* EV_UNIMPLEMENTED */
     }
@@ -563,6 +567,10 @@ static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
         return;
     }
     uint32_t pa = (uint32_t)gpa; /* 36-bit device address: ERPN dropped */
+    if (m.store)
+        c->cnt.mmio_writes++;
+    else
+        c->cnt.mmio_reads++;
     if (m.store) {
         uint32_t v = iss_gpr(c->iss, rt);
         if (m.size < 4)
@@ -735,7 +743,8 @@ static bool time_event(cpu440 *c, uint32_t pc, uint64_t now)
 {
     exit_type t;
     unsigned irq = BOOKE_IRQ_EXTERNAL;
-    if ((c->dec_expiry && now >= c->dec_expiry) || now >= c->next_host_tick) {
+    if ((c->dec_expiry && now >= cpu_dec_expiry_tb(c)) ||
+        now >= c->next_host_tick) {
         t = EXIT_DEC; /* the guest's DEC is a host timer too */
         irq = BOOKE_IRQ_DECREMENTER;
     } else if (now >= c->next_extint) {
@@ -763,9 +772,22 @@ __attribute__((noinline, cold)) static void block_event(cpu440 *c, uint32_t pc,
     c->icount += n;
 }
 
+/* Linux's machine_halt ends in `while (1);` with interrupts off: a block
+ * of the single instruction `b .` with MSR[EE] clear is the end of the
+ * run (nothing can ever leave it). */
+__attribute__((noinline, cold)) static void halt_check(cpu440 *c, uint32_t pc)
+{
+    if (!(guest_msr(c) & MSR_EE) && fetch(c, pc) == 0x48000000u) {
+        c->poweroff = true;
+        iss_stop(c->iss);
+    }
+}
+
 static void hk_block(void *ctx, uint32_t pc, uint32_t n)
 {
     cpu440 *c = ctx;
+    if (n == 1 && c->boot.halt_loop_ends)
+        halt_check(c, pc);
     if (guest_now(c) >= c->next_event) {
         block_event(c, pc, n);
         return;
@@ -779,7 +801,7 @@ static void hk_insn(void *ctx, uint32_t pc)
     cpu440 *c = ctx;
     uint32_t inst = fetch(c, pc);
     unsigned spr = insn440_spr(inst);
-    uint64_t tb = c->c.tb_frozen ? 0x1000 : guest_now(c);
+    uint64_t tb = c->c.tb_frozen ? 0x1000 : guest_now(c) - c->hidden;
     iss_set_gpr(c->iss, insn440_rt(inst),
                 spr == SPR_TBRU ? (uint32_t)(tb >> 32) : (uint32_t)tb);
     iss_set_pc(c->iss, pc + 4);
@@ -800,7 +822,8 @@ static void hk_mmio_write(void *ctx, uint32_t off, unsigned size, uint32_t v)
 sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
 {
     *out = NULL;
-    if (cfg->tb_hz < 1000000u || cfg->guest_cpi < 1 || cfg->think_s < 0 ||
+    if (cfg->tb_hz < 1000000u || cfg->guest_cpi < 1 ||
+        cfg->guest_cpi_den < 1 || cfg->think_s < 0 ||
         cfg->host_tick_hz < 0 || cfg->extint_hz < 0 || cfg->signal_hz < 0)
         return sim_fail(SIM_ERR_RANGE,
                         "cpu440: configuration out of range "
@@ -843,16 +866,14 @@ void cpu440_free(cpu440 *c)
     free(c);
 }
 
-sim_err cpu440_load(cpu440 *c, uint32_t pa, uint32_t ea, const void *img,
-                    size_t len)
+sim_err cpu440_scan_timebase(cpu440 *c, uint32_t pa, uint32_t ea, size_t len)
 {
     if (pa > c->c.ram_bytes || len > c->c.ram_bytes - pa)
         return sim_fail(SIM_ERR_RANGE,
-                        "cpu440: image of %zu bytes at "
-                        "0x%08x does not fit %u bytes of RAM",
+                        "cpu440: code of %zu bytes at 0x%08x is outside "
+                        "%u bytes of RAM",
                         len, pa, c->c.ram_bytes);
-    memcpy(iss_ram(c->iss) + pa, img, len);
-    const uint8_t *p = img;
+    const uint8_t *p = iss_ram(c->iss) + pa;
     for (size_t i = 0; i + 4 <= len; i += 4) {
         uint32_t w = ram_be(p + i, 4);
         /* mfspr rD,268/269 and the legacy mftb (XO 371) */
@@ -865,6 +886,29 @@ sim_err cpu440_load(cpu440 *c, uint32_t pa, uint32_t ea, const void *img,
         }
     }
     return SIM_OK;
+}
+
+sim_err cpu440_load(cpu440 *c, uint32_t pa, uint32_t ea, const void *img,
+                    size_t len)
+{
+    sim_err e = cpu440_load_data(c, pa, img, len);
+    return e == SIM_OK ? cpu440_scan_timebase(c, pa, ea, len) : e;
+}
+
+sim_err cpu440_load_data(cpu440 *c, uint32_t pa, const void *data, size_t len)
+{
+    if (pa > c->c.ram_bytes || len > c->c.ram_bytes - pa)
+        return sim_fail(SIM_ERR_RANGE,
+                        "cpu440: %zu bytes at 0x%08x do not fit %u bytes "
+                        "of RAM",
+                        len, pa, c->c.ram_bytes);
+    memcpy(iss_ram(c->iss) + pa, data, len);
+    return SIM_OK;
+}
+
+void cpu440_set_boot(cpu440 *c, const cpu440_boot *b)
+{
+    c->boot = *b;
 }
 
 void cpu440_set_sink(cpu440 *c, const cpu440_sink *sink)
@@ -903,14 +947,14 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     c->lim = lim;
     booke_reset(c);
     tlb440_reset(c->tlb);
-    memset(&c->uart.ier, 0, offsetof(uart, console));
-    memset(&c->uic, 0, sizeof c->uic);
+    dev_reset(c);
     memset(c->uni, 0, sizeof c->uni);
     memset(c->ver_seen, 0xff, sizeof c->ver_seen); /* force a first sync */
     for (unsigned i = 0; i < 64; i++)
         c->host_hint[i] = -1;
     memset(&c->cnt, 0, sizeof c->cnt);
     c->icount = c->icount_entry = c->tb_entry = 0;
+    c->hidden = 0;
     c->guest_extra = 0;
     c->npend = 0;
     c->in_exit = false;
@@ -923,6 +967,17 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     c->input_pos = 0;
     reschedule(c, 0);
     iss_set_pid(c->iss, 1);
+    if (c->boot.linux_entry) {
+        /* QEMU's bamboo loader for a KVM guest (mmubooke_create_initial_
+         * mapping): one 256 MB entry EA 0 -> PA 0, supervisor RWX */
+        tlb440_entry e = {0, tlbw_make_w0(0, TLBSZ_256M, true, 0),
+                          tlbw_make_w1(0), TLBW2_S_PERMS};
+        tlb440_gtlb_write(c->tlb, 0, &e);
+        tlb440_entry none = {0};
+        tlb440_gtlb_write(c->tlb, 1, &none);
+        iss_set_gpr(c->iss, 1, c->boot.r1);
+        iss_set_gpr(c->iss, 3, c->boot.r3);
+    }
     uint32_t pc = 0;
     for (;;) {
         sim_err e = iss_run(c->iss, pc);
@@ -958,4 +1013,5 @@ void cpu440_get_counters(const cpu440 *c, cpu440_counters *out)
     out->host_fills = ts->host_fills;
     out->host_evicted_guest = ts->host_evicted_guest;
     out->mftb = c->mftb_reads;
+    memcpy(out->delivered, c->delivered, sizeof out->delivered);
 }

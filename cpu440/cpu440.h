@@ -40,7 +40,15 @@ typedef struct cpu440_config {
     unsigned host_pages_light; /* default 6 */
     unsigned host_pages_heavy; /* default 24 */
     double think_s;     /* delay before each scripted console line (0.02 s) */
-    unsigned guest_cpi; /* timebase ticks per guest instruction (1) */
+    /* timebase ticks per guest instruction: guest_cpi / guest_cpi_den
+     * (1 / 1) */
+    unsigned guest_cpi, guest_cpi_den;
+    /* The guest's clock (timebase, decrementer) does not see the time the
+     * exits take: it advances only with guest instructions and idle waits,
+     * as QEMU's -icount clock does (the oracle's time rule). The trace
+     * keeps the exits' ticks. Default false: a real 440's timebase runs
+     * on through every exit. */
+    bool exit_time_hidden;
     bool tb_frozen;     /* stress switch: guest timebase reads return a
                            constant (pins the microbench's refusal) */
 } cpu440_config;
@@ -77,6 +85,27 @@ void cpu440_free(cpu440 *cpu);
  * linked at effective address ea. */
 SIM_MUST_CHECK sim_err cpu440_load(cpu440 *cpu, uint32_t pa, uint32_t ea,
                                    const void *img, size_t len);
+/* Hooks every timebase read (mftb, mfspr 268/269) in the code already in
+ * RAM at physical pa, linked at effective address ea. */
+SIM_MUST_CHECK sim_err cpu440_scan_timebase(cpu440 *cpu, uint32_t pa,
+                                            uint32_t ea, size_t len);
+/* Copies data into guest RAM at physical pa (no timebase scan). */
+SIM_MUST_CHECK sim_err cpu440_load_data(cpu440 *cpu, uint32_t pa,
+                                        const void *data, size_t len);
+
+/* How the guest is entered. The default (all zero) is the 2.6.29 host's
+ * vcpu set-up our own guest kernel expects: a 16 MB entry at 0 and one
+ * for the UART. A Linux kernel is entered as QEMU's bamboo loader entered
+ * KVM guests: one 256 MB entry EA 0 -> PA 0 (supervisor RWX), r1 = stack,
+ * r3 = device tree, MSR 0, PC 0. */
+typedef struct cpu440_boot {
+    bool linux_entry;   /* the QEMU bamboo convention above */
+    uint32_t r1, r3;    /* with linux_entry */
+    bool halt_loop_ends;/* a `b .` with MSR[EE] off ends the run
+                           (Linux's machine_halt after power-off) */
+} cpu440_boot;
+void cpu440_set_boot(cpu440 *cpu, const cpu440_boot *b);
+
 void cpu440_set_sink(cpu440 *cpu, const cpu440_sink *sink);
 /* NULL: the flat default per path (cpu440_flat_ticks). */
 void cpu440_set_coster(cpu440 *cpu, const cpu440_coster *k);
@@ -124,6 +153,12 @@ typedef struct cpu440_counters {
     uint64_t host_fills;  /* host TLB misses taking a UTLB slot */
     uint64_t host_evicted_guest;
     uint64_t mftb; /* timebase reads emulated */
+    /* Interrupts delivered to the guest (through its IVORs), by BookE
+     * interrupt number and by the guest mode they interrupted
+     * ([n][0] supervisor, [n][1] user): what the guest itself saw. */
+    uint64_t delivered[16][2];
+    /* device register accesses (MMIO and DCR exits; reads, writes) */
+    uint64_t mmio_reads, mmio_writes, dcr_reads, dcr_writes;
 } cpu440_counters;
 void cpu440_get_counters(const cpu440 *cpu, cpu440_counters *out);
 

@@ -67,6 +67,9 @@ enum {
     SPR_DBCR2 = 310,
     SPR_TSR = 336,
     SPR_TCR = 340,
+    SPR_MCSRR0 = 570,
+    SPR_MCSRR1 = 571,
+    SPR_MCSR = 572,
     SPR_IVOR0 = 400,
     SPR_IVOR15 = 415,
     SPR_CCR1 = 888,
@@ -91,17 +94,23 @@ enum {
 };
 #define UIC_UART_BIT 0x80000000u /* UIC0 input 0 */
 
-/* 16550 UART registers at ISS_UART_PA (as 44x boards wire it). */
+/* 16550 UART registers at ISS_UART_PA (as 44x boards wire it), with the
+ * behaviour of QEMU's hw/char/serial.c (the oracle's UART): transmission
+ * is instantaneous, so THRE (and its interrupt, when IER[ETBEI]) comes
+ * back right after each THR write. */
 typedef struct uart {
-    uint8_t ier, lcr, mcr, scr, dll, dlm;
+    uint8_t ier, iir, lcr, mcr, lsr, msr, scr, fcr;
+    uint16_t divider;
+    bool thr_ipending;
     char rx[256];
     unsigned rx_head, rx_len;
     void (*console)(void *ctx, int ch);
     void *console_ctx;
 } uart;
 
+/* UIC0 (QEMU hw/intc/ppc-uic.c): level inputs keep SR set while high. */
 typedef struct uic {
-    uint32_t sr, er, cr, pr, tr, vcr;
+    uint32_t sr, er, cr, pr, tr, vcr, level;
 } uic;
 
 /* What an emulation did (kernel enum emulation_result). */
@@ -132,7 +141,9 @@ struct cpu440 {
     /* BookE registers kept here (the rest are in the shared page) */
     uint32_t csrr0, csrr1, ivpr, ivor[16], mmucr, ccr0, ccr1;
     uint32_t tcr, tsr, decar, dbcr0, dbcr1, dbcr2, dbsr, usprg0;
-    uint64_t dec_expiry; /* tb at which DEC reaches 0; 0 = stopped */
+    uint32_t mcsr, mcsrr0, mcsrr1;
+    uint64_t dec_expiry; /* guest tb at which DEC reaches 0; 0 = stopped */
+    uint64_t hidden;     /* exit ticks the guest's clock does not see */
     uint32_t cpr0_addr;
     bool magic_mapped;
     uint64_t fpr[32];
@@ -168,6 +179,9 @@ struct cpu440 {
     uic uic;
     char *input;
     size_t input_len, input_pos;
+
+    cpu440_boot boot;
+    uint64_t delivered[16][2]; /* booke_deliver, by irq and guest PR */
 
     const cpu440_limits *lim;
     bool stop_asked;
@@ -210,9 +224,20 @@ void dev_dcr_write(cpu440 *c, unsigned dcrn, uint32_t v);
 bool dev_ext_pending(const cpu440 *c);
 void dev_uart_input(cpu440 *c, const char *s, size_t n);
 bool dev_uart_rx_wakes(const cpu440 *c);
+void dev_reset(cpu440 *c);
 
 /* ---- cpu440.c ---- */
 uint64_t cpu_tb_now(const cpu440 *c);
+/* The guest-visible timebase: cpu_tb_now less the hidden exit time. */
+static inline uint64_t cpu_gtb_now(const cpu440 *c)
+{
+    return cpu_tb_now(c) - c->hidden;
+}
+/* The decrementer's expiry on the trace clock (0: stopped). */
+static inline uint64_t cpu_dec_expiry_tb(const cpu440 *c)
+{
+    return c->dec_expiry ? c->dec_expiry + c->hidden : 0;
+}
 void cpu_record_state(cpu440 *c, const trace_rec *r);
 /* Guest translation (guest TLB, current PID) of ea in address space as. */
 bool cpu_translate(const cpu440 *c, uint32_t ea, unsigned as, uint64_t *pa);

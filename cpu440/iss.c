@@ -51,6 +51,8 @@ struct iss {
     bool pid_dirty;
     bool in_stub;
     uint32_t saved[11]; /* r3..r11, ctr, pc around a stub run */
+    uint32_t sprg[4];   /* SPRG4-7 as the guest last wrote them */
+    bool sprg_dirty;    /* Unicorn's copies must be set by the stub */
     uint64_t stub_runs;
     bool stop;
     sim_err err; /* the first failed uc_* call */
@@ -104,6 +106,10 @@ static uint32_t enc_addi(unsigned rd, unsigned ra, int si)
     return 14u << 26 | rd << 21 | ra << 16 | ((uint32_t)si & 0xffffu);
 }
 
+/* SPRG4-7, which the guest reads natively in problem state (SPRG4R-7R),
+ * are set by every stub run from the 16 bytes before the table. */
+#define STUB_SPRG (STUB_TABLE - 16u)
+
 /* r3 = table, r4 = 1 + general entries, r11 = 1 + rewrites (each loop is
  * entered at its bdnz, so a count of 0 runs no entry), r9 = ZPR, r10 = the
  * PID to leave. Per entry {slot, hi, lo, tid}: PID = tid (tlbwe-hi captures
@@ -120,6 +126,14 @@ static void stub_write(uint8_t *p)
 {
     static const uint32_t k_bdnz = 16u << 26 | 16u << 21;
     uint32_t code[] = {
+        enc_lwz(5, -16, 3),
+        enc_mtspr(276, 5), /* SPRG4W */
+        enc_lwz(5, -12, 3),
+        enc_mtspr(277, 5),
+        enc_lwz(5, -8, 3),
+        enc_mtspr(278, 5),
+        enc_lwz(5, -4, 3),
+        enc_mtspr(279, 5), /* SPRG7W */
         enc_mtspr(944, 9), /* ZPR */
         enc_mtspr(9, 4),   /* CTR */
         enc_b(11 * 4),     /* to the first bdnz */
@@ -165,9 +179,9 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo,
  * address when a stop was asked for. Called at the end of every hook. */
 static void after_hook_slow(iss *s)
 {
-    if ((s->nops || s->nrw || s->pid_dirty) && !s->in_stub) {
-        if (!s->nops && !s->nrw) /* a PID change alone: a harmless write of
-                                    slot 63 */
+    if ((s->nops || s->nrw || s->pid_dirty || s->sprg_dirty) && !s->in_stub) {
+        if (!s->nops && !s->nrw) /* a PID or SPRG change alone: a harmless
+                                    write of slot 63 */
             queue(s, ISS_TLB_SLOTS - 1, T405_HI_SIZE_4K, 0, 0);
         void *vals[NSAVED];
         for (int i = 0; i < NSAVED; i++)
@@ -188,7 +202,10 @@ static void after_hook_slow(iss *s)
             pv[i] = &v[i];
         (void)UC_CHECK(s,
                        uc_reg_write_batch(s->uc, (int *)k_saved_regs, pv, 9));
+        for (unsigned i = 0; i < 4; i++)
+            put_be32(s->stub + STUB_SPRG + 4 * i, s->sprg[i]);
         s->pid_dirty = false;
+        s->sprg_dirty = false;
         uint32_t msr = 0, pc = s->stub_pa;
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
@@ -213,7 +230,7 @@ static void after_hook_slow(iss *s)
  * anything to do: the common case is one inlined test, not a call. */
 static inline void after_hook(iss *s)
 {
-    if (s->nops || s->nrw || s->pid_dirty || s->stop)
+    if (s->nops || s->nrw || s->pid_dirty || s->sprg_dirty || s->stop)
         after_hook_slow(s);
 }
 
@@ -413,7 +430,7 @@ sim_err iss_run(iss *s, uint32_t pc)
     uint32_t msr = MSR_GUEST, begin = pc;
     UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
     UC_TRY(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
-    if (s->nops || s->nrw || s->pid_dirty) {
+    if (s->nops || s->nrw || s->pid_dirty || s->sprg_dirty) {
         /* slot writes queued between runs: the stub goes first */
         after_hook(s);
         begin = s->stub_pa;
@@ -559,6 +576,14 @@ void iss_set_pid(iss *s, unsigned pid)
     if (pid != s->pid) {
         s->pid = pid;
         s->pid_dirty = true;
+    }
+}
+
+void iss_set_sprg(iss *s, unsigned n, uint32_t v)
+{
+    if (n >= 4 && n <= 7 && s->sprg[n - 4] != v) {
+        s->sprg[n - 4] = v;
+        s->sprg_dirty = true;
     }
 }
 

@@ -116,6 +116,10 @@ void iss_tlb_rewrite(iss *s, unsigned slot, uint32_t ea, uint32_t pa,
  * translation cache on a PID write, so the caller rewrites the entries a
  * new PID must stop matching (cpu440 does it for TID 1 on a switch to 0). */
 void iss_set_pid(iss *s, unsigned pid);
+/* SPRG4-7 (n = 4..7), which the guest reads natively in problem state
+ * (SPRG4R-7R, no exit on a 440): Unicorn has no register API for them, so
+ * the stub sets its copies when the current hook returns. */
+void iss_set_sprg(iss *s, unsigned n, uint32_t v);
 /* Stub runs so far (each serves every write queued by one hook). */
 uint64_t iss_stub_runs(const iss *s);
 

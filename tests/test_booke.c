@@ -215,7 +215,7 @@ static void test_supervisor_sc_with_magic_is_hcall(void)
     CU_ASSERT_EQUAL(k->types[EXIT_HCALL], 1);
     CU_ASSERT_EQUAL(k->types[EXIT_SYSCALL], 0);
     CU_ASSERT_EQUAL(kit_gpr(k, 3), 0);
-    CU_ASSERT_EQUAL(kit_gpr(k, 4), KVM_FEATURE_MAGIC_PAGE);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 1u << KVM_FEATURE_MAGIC_PAGE);
     kit_free(k);
 }
 

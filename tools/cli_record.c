@@ -80,7 +80,7 @@ static void list(FILE *f)
     const workload *w = workloads_list(&n);
     for (unsigned i = 0; i < n; i++)
         fprintf(f, "%-12s %s%s\n", w[i].name, w[i].summary,
-                w[i].image_pv ? " [--pv]" : "");
+                workload_has_pv(&w[i]) ? " [--pv]" : "");
 }
 
 static void help(FILE *f)
@@ -133,6 +133,15 @@ static void help(FILE *f)
         "                 breakdown beneath it\n"
         "  --unit U       usec (default, as kernels 2.6.29-2.6.37 and `sim\n"
         "                 replay`) or ticks (3.1+): see `sim replay --help`\n"
+        "  --linux-dir D  where linux-boot finds vmlinux, sim440.dtb and\n"
+        "                 sim440-pv.dtb (default: the build tree's linux/,\n"
+        "                 made by `cmake --build <build> --target linux-image`)\n"
+        "  --time T       the guest's clock: kvm (default: one timebase tick\n"
+        "                 per guest instruction, and the exits' time passes\n"
+        "                 for the guest as on a real 440) or icount (QEMU's\n"
+        "                 -icount shift=1 rule, 2 ns per instruction, exits\n"
+        "                 unseen by the guest: the Linux oracle's clock, for\n"
+        "                 comparing decrementer and UART interrupt counts)\n"
         "  --list         list the workloads\n"
         "\n"
         "workloads:\n",
@@ -142,12 +151,46 @@ static void help(FILE *f)
                "usage or input.\n");
 }
 
+/* What the guest itself saw, in the layout of workloads/linux/qemu-oracle.sh
+ * ("KIND total user n kernel n", BookE IVOR order), so the two compare
+ * line by line: the interrupts delivered through the guest's IVORs (not
+ * exits: most exits are handled without the guest seeing them) and the
+ * device register accesses (each one an MMIO or DCR exit). */
+static void print_guest_view(const cpu440_counters *k)
+{
+    static const char *const kinds[16] = {
+        "CRITICAL", "MCHECK", "DSI",  "ISI", "EXTERNAL", "ALIGN",
+        "PROGRAM",  "FPU",    "SYSCALL", "APU", "DECR",  "FIT",
+        "WDT",      "DTLB",   "ITLB", "DEBUG"};
+    uint64_t all = 0;
+    printf("# guest interrupts (delivered through the guest's IVORs; "
+           "user = taken in guest user mode)\n");
+    for (unsigned i = 0; i < 16; i++) {
+        uint64_t u = k->delivered[i][1], s = k->delivered[i][0];
+        printf("%-9s %6llu user %6llu kernel %6llu\n", kinds[i],
+               (unsigned long long)(u + s), (unsigned long long)u,
+               (unsigned long long)s);
+        all += u + s;
+    }
+    printf("%-9s %6llu\n", "TOTAL", (unsigned long long)all);
+    printf("UART-MMIO read %6llu write %6llu\n",
+           (unsigned long long)k->mmio_reads,
+           (unsigned long long)k->mmio_writes);
+    printf("DCR       read %6llu write %6llu\n",
+           (unsigned long long)k->dcr_reads,
+           (unsigned long long)k->dcr_writes);
+    printf("# timebase reads: %llu (mftb intercepted by cpu440; a 440 reads "
+           "its timebase without an exit, so they are not in the table)\n",
+           (unsigned long long)k->mftb);
+}
+
 /* Runs a workload; trace path may be NULL (microbench). */
 #define MODEL_COST_LABEL "cycle model (model/cost)"
 
 /* Host interrupt arrival rates given on the command line (< 0: default). */
 typedef struct rates {
     double tick, extint, signal;
+    bool icount_time; /* --time icount */
 } rates;
 
 static int run_workload(const char *cmd, const workload *wl, bool pv,
@@ -161,8 +204,13 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     c.console = console_to;
     cpu440_config cfg;
     cpu440_config_default(&cfg);
-    if (wl->think_s > 0)
-        cfg.think_s = wl->think_s;
+    workload_config(wl, &cfg);
+    if (rt->icount_time) {
+        /* QEMU -icount shift=1: 2 ns per instruction, exits unseen */
+        cfg.guest_cpi = (unsigned)(cfg.tb_hz / 500000u);
+        cfg.guest_cpi_den = 1000;
+        cfg.exit_time_hidden = true;
+    }
     if (rt->tick >= 0)
         cfg.host_tick_hz = rt->tick;
     if (rt->extint >= 0)
@@ -263,6 +311,8 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     if (e != SIM_OK)
         return cli_report(e);
     putchar('\n');
+    print_guest_view(&k);
+    putchar('\n');
     return stats_check(&c.st, stdout) == SIM_OK ? 0 : 1;
 }
 
@@ -283,13 +333,15 @@ int cli_record(int argc, char **argv)
         {"params", required_argument, 0, 'P'},
         {"set", required_argument, 0, 'S'},
         {"list", no_argument, 0, 'l'},
+        {"linux-dir", required_argument, 0, 'L'},
+        {"time", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     bool pv = false, fold = false, secs_set = false, exits_set = false;
     bool model = false;
     stats_unit unit = STATS_USEC;
-    rates rt = {-1, -1, -1};
+    rates rt = {-1, -1, -1, false};
     const char *pfile = NULL;
     char *sets[64];
     int nsets = 0;
@@ -327,6 +379,18 @@ int cli_record(int argc, char **argv)
         }
         case 'o': out = optarg; break;
         case 'c': con = stderr; break;
+        case 'L': workloads_set_linux_dir(optarg); break;
+        case 'M':
+            if (!strcmp(optarg, "icount"))
+                rt.icount_time = true;
+            else if (!strcmp(optarg, "kvm"))
+                rt.icount_time = false;
+            else
+                return cli_usage_error("record",
+                                       "--time: expected kvm or icount, "
+                                       "got '%s'",
+                                       optarg);
+            break;
         case 'F': fold = true; break;
         case 'u':
             if (cli_parse_unit("record", optarg, &unit))
@@ -377,7 +441,7 @@ int cli_record(int argc, char **argv)
                                "unknown workload '%s' (sim record "
                                "--list)",
                                argv[optind]);
-    if (pv && !wl->image_pv)
+    if (pv && !workload_has_pv(wl))
         return cli_usage_error("record", "workload '%s' has no PV flavour",
                                wl->name);
     if (!out)

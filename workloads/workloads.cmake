@@ -68,10 +68,18 @@ add_custom_command(
   DEPENDS ${WL_BINS} ${CMAKE_SOURCE_DIR}/workloads/embed.cmake
   VERBATIM)
 
+# libelf (elfutils) reads the Linux guest's vmlinux
+pkg_check_modules(LIBELF QUIET IMPORTED_TARGET libelf)
+if(NOT LIBELF_FOUND)
+  message(FATAL_ERROR "libelf is missing: run tools/install-deps.sh (Debian package libelf-dev).")
+endif()
 add_library(simworkloads STATIC ${CMAKE_SOURCE_DIR}/workloads/workloads.c
-            ${WL_OUT}/wl_images.c)
+            ${CMAKE_SOURCE_DIR}/workloads/linux_boot.c ${WL_OUT}/wl_images.c)
 target_include_directories(simworkloads PUBLIC ${CMAKE_SOURCE_DIR}/workloads)
-target_link_libraries(simworkloads PUBLIC simcpu440)
+target_link_libraries(simworkloads PUBLIC simcpu440 PkgConfig::LIBELF)
+# where `sim record linux-boot` looks for the image by default
+target_compile_definitions(simworkloads PRIVATE
+  SIM_LINUX_DIR="${CMAKE_BINARY_DIR}/linux")
 list(APPEND SIM_EXTRA_LIBS simworkloads)
 set(WORKLOADS_LIBS simworkloads)
 set(WORKLOADS_TESTS test_workloads)
