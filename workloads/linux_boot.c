@@ -142,7 +142,9 @@ out:
 sim_err linux_boot_load(cpu440 *cpu, const char *dir, bool pv)
 {
     char vmlinux[4096], dtb[4096];
-    if ((size_t)snprintf(vmlinux, sizeof vmlinux, "%s/vmlinux", dir) >=
+    /* the PV boot runs vmlinux-pv: see kvm-magic-page-selftest.patch */
+    if ((size_t)snprintf(vmlinux, sizeof vmlinux, "%s/%s", dir,
+                         pv ? "vmlinux-pv" : "vmlinux") >=
             sizeof vmlinux ||
         (size_t)snprintf(dtb, sizeof dtb, "%s/%s", dir,
                          pv ? "sim440-pv.dtb" : "sim440.dtb") >= sizeof dtb)
