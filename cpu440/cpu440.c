@@ -844,7 +844,8 @@ sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
         tlb440_config tc = {.gtlb_entries = 64,
                             .utlb_entries = 64,
                             .utlb_pinned = 1,
-                            .guest_ram_bytes = cfg->ram_bytes};
+                            .guest_ram_bytes = cfg->ram_bytes,
+                            .union_user_perms = cfg->union_user_perms};
         e = tlb440_new(&c->tlb, &tc);
     }
     if (e != SIM_OK) {

@@ -49,6 +49,9 @@ typedef struct cpu440_config {
      * keeps the exits' ticks. Default false: a real 440's timebase runs
      * on through every exit. */
     bool exit_time_hidden;
+    /* What-if: shadow entries of guest user pages made in guest supervisor
+     * mode keep the guest's user permissions (tlb440_config). */
+    bool union_user_perms;
     bool tb_frozen;     /* stress switch: guest timebase reads return a
                            constant (pins the microbench's refusal) */
 } cpu440_config;

@@ -294,7 +294,7 @@ sim_err cost_new(cost_model **mp, const params *p)
     m->p = *p;
     tlb440_config tc = {
         (unsigned)P(p, gtlb_entries), (unsigned)P(p, utlb_entries),
-        (unsigned)P(p, utlb_pinned), (uint64_t)P(p, guest_ram_mb) << 20};
+        (unsigned)P(p, utlb_pinned), (uint64_t)P(p, guest_ram_mb) << 20, false};
     sim_err e = tlb440_new(&m->tlb, &tc);
     if (e != SIM_OK) {
         free(m);

@@ -294,8 +294,12 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
     uint64_t ra = tlbw_raddr(g->w1) + (epn - tlbw_epn(g->w0));
     uint32_t w2 = g->w2 & (TLBW2_U_MASK | TLBW2_W | TLBW2_I | TLBW2_G |
                            TLBW2_E | TLBW2_PERM_MASK);
-    if (!guest_pr) /* guest supervisor: S permissions become U */
-        w2 = (w2 & ~TLBW2_U_PERMS) | ((w2 & TLBW2_S_PERMS) << 3);
+    if (!guest_pr) { /* guest supervisor: S permissions become U */
+        uint32_t keep = t->c.union_user_perms && tlbw_tid(g->tid) != 0
+                            ? w2 & TLBW2_U_PERMS
+                            : 0;
+        w2 = (w2 & ~TLBW2_U_PERMS) | ((w2 & TLBW2_S_PERMS) << 3) | keep;
+    }
     w2 |= TLBW2_S_PERMS | TLBW2_M;
     uint8_t tid = !(tlbw_tid(g->tid));
     t->version[v]++;

@@ -25,6 +25,13 @@ typedef struct tlb440_config {
     unsigned utlb_entries;    /* hardware UTLB slots, 8..64 (440: 64) */
     unsigned utlb_pinned;     /* pinned host slots at the top, >= 1 */
     uint64_t guest_ram_bytes; /* real addresses below are RAM, above MMIO */
+    /* What-if (not KVM/440's behaviour): a guest user page (TID != 0)
+     * mapped while the guest is in supervisor mode keeps its own user
+     * permissions beside the supervisor ones turned into user ones. Its
+     * shadow entry (TID 0) serves both guest modes, and KVM/440 gave it
+     * the supervisor permissions only: a guest that clears SX on user
+     * pages (Linux's KUEP) then fetches from a non-executable shadow. */
+    bool union_user_perms;
 } tlb440_config;
 
 /* One TLB entry: TID plus the three words (tlbword.h). */

@@ -10,7 +10,7 @@
 
 static tlb440 *mk(void)
 {
-    tlb440_config c = {64, 64, 1, 256u << 20};
+    tlb440_config c = {64, 64, 1, 256u << 20, false};
     tlb440 *t = NULL;
     CU_ASSERT_EQUAL_FATAL(tlb440_new(&t, &c), SIM_OK);
     return t;
@@ -200,6 +200,36 @@ static void test_guest_supervisor_gets_user_permissions(void)
     tlb440_free(t);
 }
 
+/* A KUEP guest's user page (TID 5: user exec, no SX) mapped while the guest
+ * is in supervisor mode: KVM/440's rule leaves the shadow without UX (the
+ * guest's user mode then takes ISIs); the union what-if keeps UX. Guest
+ * kernel pages (TID 0) are the same under both rules. */
+static void test_user_page_perms_kvm_rule_and_union_whatif(void)
+{
+    for (int u = 0; u < 2; u++) {
+        tlb440_config c = {64, 64, 1, 256u << 20, u == 1};
+        tlb440 *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(tlb440_new(&t, &c), SIM_OK);
+        tlb440_entry e = gent(0x10000000u, 0, TLBSZ_4K, 0, 5);
+        e.w2 = TLBW2_SR | TLBW2_SW | TLBW2_UR | TLBW2_UX;
+        tlb440_gtlb_write(t, 2, &e);
+        tlb440_entry k = gent(0xc0000000u, 0x1000, TLBSZ_4K, 0, 0);
+        k.w2 = TLBW2_SR | TLBW2_SX;
+        tlb440_gtlb_write(t, 3, &k);
+        tlb440_map_info mi, mk2;
+        tlb440_map(t, 0x10000000u, 2, false, &mi);
+        tlb440_map(t, 0xc0000000u, 3, false, &mk2);
+        uint32_t w2 = tlb440_utlb(t, mi.victim)->w2;
+        CU_ASSERT_EQUAL(tlb440_utlb(t, mi.victim)->tid, 0); /* both modes */
+        CU_ASSERT_EQUAL(w2 & TLBW2_U_PERMS,
+                        u ? (TLBW2_UR | TLBW2_UW | TLBW2_UX)
+                          : (TLBW2_UR | TLBW2_UW));
+        CU_ASSERT_EQUAL(tlb440_utlb(t, mk2.victim)->w2 & TLBW2_U_PERMS,
+                        TLBW2_UR | TLBW2_UX);
+        tlb440_free(t);
+    }
+}
+
 static void test_host_fills_evict_guest_entry_which_refaults(void)
 {
     tlb440 *t = mk();
@@ -356,10 +386,10 @@ static void test_slot_versions_change_with_the_slot(void)
 
 static void test_bad_geometry_is_refused(void)
 {
-    tlb440_config c = {64, 64, 63, 1};
+    tlb440_config c = {64, 64, 63, 1, false};
     tlb440 *t = NULL;
     CU_ASSERT_EQUAL(tlb440_new(&t, &c), SIM_ERR_RANGE);
-    c = (tlb440_config){65, 64, 1, 1};
+    c = (tlb440_config){65, 64, 1, 1, false};
     CU_ASSERT_EQUAL(tlb440_new(&t, &c), SIM_ERR_RANGE);
 }
 
@@ -377,6 +407,8 @@ static CU_TestInfo tests[] = {
      test_large_page_is_mapped_4k_at_a_time},
     {"guest supervisor gets U permissions",
      test_guest_supervisor_gets_user_permissions},
+    {"user page permissions: KVM rule and union what-if",
+     test_user_page_perms_kvm_rule_and_union_whatif},
     {"N host fills evict a guest entry, it re-faults",
      test_host_fills_evict_guest_entry_which_refaults},
     {"host access hits pinned and present",

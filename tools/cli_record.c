@@ -142,6 +142,11 @@ static void help(FILE *f)
         "                 -icount shift=1 rule, 2 ns per instruction, exits\n"
         "                 unseen by the guest: the Linux oracle's clock, for\n"
         "                 comparing decrementer and UART interrupt counts)\n"
+        "  --shadow-perms P  kvm (default: KVM/440's rule, a shadow entry made\n"
+        "                 in guest supervisor mode gets the guest's supervisor\n"
+        "                 permissions as user ones) or union (what-if: a guest\n"
+        "                 user page also keeps its own user permissions; a\n"
+        "                 KUEP guest, e.g. linux-boot, then takes no ISI storm)\n"
         "  --list         list the workloads\n"
         "\n"
         "workloads:\n",
@@ -191,6 +196,7 @@ static void print_guest_view(const cpu440_counters *k)
 typedef struct rates {
     double tick, extint, signal;
     bool icount_time; /* --time icount */
+    bool union_perms; /* --shadow-perms union */
 } rates;
 
 static int run_workload(const char *cmd, const workload *wl, bool pv,
@@ -205,6 +211,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_config cfg;
     cpu440_config_default(&cfg);
     workload_config(wl, &cfg);
+    cfg.union_user_perms = rt->union_perms;
     if (rt->icount_time) {
         /* QEMU -icount shift=1: 2 ns per instruction, exits unseen */
         cfg.guest_cpi = (unsigned)(cfg.tb_hz / 500000u);
@@ -335,13 +342,14 @@ int cli_record(int argc, char **argv)
         {"list", no_argument, 0, 'l'},
         {"linux-dir", required_argument, 0, 'L'},
         {"time", required_argument, 0, 'M'},
+        {"shadow-perms", required_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     bool pv = false, fold = false, secs_set = false, exits_set = false;
     bool model = false;
     stats_unit unit = STATS_USEC;
-    rates rt = {-1, -1, -1, false};
+    rates rt = {-1, -1, -1, false, false};
     const char *pfile = NULL;
     char *sets[64];
     int nsets = 0;
@@ -380,6 +388,17 @@ int cli_record(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'c': con = stderr; break;
         case 'L': workloads_set_linux_dir(optarg); break;
+        case 'A':
+            if (!strcmp(optarg, "union"))
+                rt.union_perms = true;
+            else if (!strcmp(optarg, "kvm"))
+                rt.union_perms = false;
+            else
+                return cli_usage_error("record",
+                                       "--shadow-perms: expected kvm or "
+                                       "union, got '%s'",
+                                       optarg);
+            break;
         case 'M':
             if (!strcmp(optarg, "icount"))
                 rt.icount_time = true;
