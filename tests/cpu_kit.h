@@ -27,6 +27,8 @@ typedef struct kit {
     unsigned types[EXIT__COUNT];
     cpu440_end end;
     sim_err err;
+    cpu440_boot boot; /* applied when has_boot */
+    bool has_boot;
 } kit;
 
 static sim_err kit_put(void *ctx, const trace_rec *r)
@@ -120,6 +122,8 @@ static inline void kit_run_cfg(kit *k, const cpu440_config *c,
     free(be);
     cpu440_sink s = {k, kit_put};
     cpu440_set_sink(k->cpu, &s);
+    if (k->has_boot)
+        cpu440_set_boot(k->cpu, &k->boot);
     cpu440_limits lim = {.max_exits = max_exits};
     k->err = cpu440_run(k->cpu, &lim, &k->end);
     if (k->err != SIM_OK)

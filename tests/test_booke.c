@@ -361,6 +361,136 @@ static void test_fp_unavailable_then_lfd_stfd_without_exits(void)
     kit_free(k);
 }
 
+/* The Linux guest's TLB-miss handler reads SPRG4-7 in problem state, which
+ * a 440 allows without an exit (SPRG4R-7R): the value written by an
+ * emulated mtspr must be in Unicorn's own copy. */
+static void test_sprg4_7_are_read_natively_in_user_mode(void)
+{
+    kit *k = kit_new();
+    kit_user(k);
+    kit_li(k, 3, 0x12345678u);
+    kit_emit(k, E_MTSPR(276, 3)); /* SPRG4W */
+    kit_li(k, 3, 0x9abcdef0u);
+    kit_emit(k, E_MTSPR(279, 3)); /* SPRG7W */
+    kit_li(k, 3, KIT_USER_EA);
+    kit_emit(k, E_MTSPR(26, 3));
+    kit_li(k, 3, MSR_PR);
+    kit_emit(k, E_MTSPR(27, 3));
+    kit_emit(k, E_RFI);
+    k->img[KIT_USER_PA / 4] = E_MFSPR(4, 260);     /* SPRG4R */
+    k->img[KIT_USER_PA / 4 + 1] = E_MFSPR(5, 263); /* SPRG7R */
+    k->img[KIT_USER_PA / 4 + 2] = E_SC;
+    k->img[KIT_USER_PA / 4 + 3] = E_B_SELF;
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_SYSCALL);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 0x12345678u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 5), 0x9abcdef0u);
+    CU_ASSERT_EQUAL(k->types[EXIT_USR_PR_INST], 0); /* no exit for them */
+    kit_free(k);
+}
+
+static void test_mcsr_is_write_one_to_clear(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 3, 0xffffffffu);
+    kit_emit(k, E_MTSPR(572, 3)); /* head_44x.S clears MCSR */
+    kit_emit(k, E_MFSPR(4, 572));
+    kit_li(k, 3, 0x1234u);
+    kit_emit(k, E_MTSPR(570, 3)); /* MCSRR0 */
+    kit_emit(k, E_MFSPR(5, 570));
+    kit_emit(k, E_POWEROFF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), (uint32_t)-1); /* no program interrupt */
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 0);
+    CU_ASSERT_EQUAL(kit_gpr(k, 5), 0x1234u);
+    kit_free(k);
+}
+
+/* QEMU 7.2's 16550 and UIC, as the Linux oracle has them: FIFO bits in
+ * IIR, THRE pending when ETBEI is turned on with THR empty and after every
+ * THR write, acknowledged by reading IIR; the UART's level input keeps UIC
+ * SR set through a write-1-to-clear and drops with the line. */
+static void test_uart_thre_interrupt_and_uic_level_input(void)
+{
+    kit *k = kit_new();
+    kit_li(k, 5, 0xef600300u); /* the reset TLB's UART page */
+    kit_emit(k, E_LI(6, 1));
+    kit_emit(k, E_STB(6, 2, 5)); /* FCR: FIFO on */
+    kit_emit(k, E_LBZ(9, 2, 5)); /* IIR 0xc1 */
+    kit_emit(k, E_LI(6, 2));
+    kit_emit(k, E_STB(6, 1, 5)); /* IER = ETBEI: THRE pending */
+    kit_emit(k, E_MFDCR(10, 0xc0));
+    kit_emit(k, E_LBZ(7, 2, 5)); /* IIR 0xc2, acknowledges */
+    kit_emit(k, E_LBZ(8, 2, 5)); /* IIR 0xc1 */
+    kit_emit(k, E_MFDCR(11, 0xc0));
+    kit_emit(k, E_LI(6, 0x41));
+    kit_emit(k, E_STB(6, 0, 5)); /* THR: sent at once, THRE pending */
+    kit_emit(k, E_MFDCR(12, 0xc0));
+    kit_li(k, 3, 0x80000000u);
+    kit_emit(k, E_MTDCR(0xc0, 3)); /* SR w1c: the level keeps it */
+    kit_emit(k, E_MFDCR(13, 0xc0));
+    kit_emit(k, E_MTDCR(0xc2, 3)); /* ER: input 0 enabled */
+    kit_emit(k, E_WRTEEI(1));      /* -> external interrupt */
+    kit_emit(k, E_B_SELF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(kit_gpr(k, 9), 0xc1);
+    CU_ASSERT_EQUAL(kit_gpr(k, 10), 0x80000000u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 7), 0xc2);
+    CU_ASSERT_EQUAL(kit_gpr(k, 8), 0xc1);
+    CU_ASSERT_EQUAL(kit_gpr(k, 11), 0);
+    CU_ASSERT_EQUAL(kit_gpr(k, 12), 0x80000000u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 13), 0x80000000u);
+    CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_EXTERNAL);
+    cpu440_counters n;
+    cpu440_get_counters(k->cpu, &n);
+    CU_ASSERT_EQUAL(n.delivered[BOOKE_IRQ_EXTERNAL][0], 1);
+    CU_ASSERT_EQUAL(n.delivered[BOOKE_IRQ_EXTERNAL][1], 0);
+    CU_ASSERT_EQUAL(n.mmio_reads, 3);
+    CU_ASSERT_EQUAL(n.mmio_writes, 3);
+    CU_ASSERT_EQUAL(n.dcr_reads, 4);
+    kit_free(k);
+}
+
+/* Linux's machine_halt: `b .` with interrupts off ends the run. */
+static void test_halt_loop_with_ee_off_ends_the_run(void)
+{
+    kit *k = kit_new();
+    k->boot = (cpu440_boot){.halt_loop_ends = true};
+    k->has_boot = true;
+    kit_emit(k, E_WRTEEI(0));
+    kit_emit(k, E_B_SELF);
+    kit_run(k);
+    CU_ASSERT_EQUAL(k->err, SIM_OK);
+    CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
+    kit_free(k);
+}
+
+/* --time icount: the guest's timebase does not see the exits' time. */
+static void test_exit_time_hidden_from_the_guest_clock(void)
+{
+    for (int hide = 0; hide < 2; hide++) {
+        kit *k = kit_new();
+        kit_emit(k, E_MFTB(3));
+        for (int i = 0; i < 8; i++)
+            kit_emit(k, E_MFMSR(4));
+        kit_emit(k, E_MFTB(5));
+        kit_emit(k, E_POWEROFF);
+        cpu440_config c;
+        kit_config(&c);
+        c.exit_time_hidden = hide;
+        kit_run_cfg(k, &c, 100000);
+        uint32_t d = kit_gpr(k, 5) - kit_gpr(k, 3);
+        CU_ASSERT_EQUAL(k->types[EXIT_EMUL_MFMSR], 8);
+        if (hide) {
+            CU_ASSERT(d < 64); /* about 10 instructions */
+        } else {
+            CU_ASSERT(d >= 8 * cpu440_flat_ticks(EXIT_EMUL_MFMSR, c.tb_hz));
+        }
+        kit_free(k);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"mtmsr/mfmsr round trip, subtypes",
      test_mtmsr_mfmsr_roundtrip_and_subtypes},
@@ -391,6 +521,14 @@ static CU_TestInfo tests[] = {
     {"unknown SPR: program interrupt", test_unknown_spr_is_a_program_interrupt},
     {"FP unavailable, then lfd/stfd run",
      test_fp_unavailable_then_lfd_stfd_without_exits},
+    {"SPRG4-7 read natively in user mode",
+     test_sprg4_7_are_read_natively_in_user_mode},
+    {"MCSR is write-1-to-clear", test_mcsr_is_write_one_to_clear},
+    {"16550 THRE interrupt, UIC level input",
+     test_uart_thre_interrupt_and_uic_level_input},
+    {"b . with EE off ends the run", test_halt_loop_with_ee_off_ends_the_run},
+    {"exit time hidden from the guest clock",
+     test_exit_time_hidden_from_the_guest_clock},
     CU_TEST_INFO_NULL,
 };
 
