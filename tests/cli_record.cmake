@@ -11,3 +11,10 @@ sim_cli_test(microbench_unknown_trap 2 "~unknown trap 'nosuch'" microbench --tra
 sim_cli_test(record_model 0 "~ticks: cycle model" record boot --model --exits 2000 -o recm.bin)
 sim_cli_test(record_params_need_model 2 "~need --model" record boot --set x=1 -o x.bin)
 sim_cli_test(record_bad_rate 2 "~--extint-hz: expected arrivals" record boot --extint-hz -1 -o x.bin)
+# linux-boot reads its image from the build tree at run time: a missing or
+# foreign file is a clear error (exit 2), never a crash.
+sim_cli_test(record_linux_missing_image 2 "~nosuchdir/vmlinux: No such file.*linux-image" record linux-boot --linux-dir nosuchdir -o lx.bin)
+sim_cli_test(record_linux_not_elf 2 "~vmlinux: not an ELF file" record linux-boot --linux-dir @linux-notelf -o lx.bin)
+sim_cli_test(record_bad_time 2 "~--time: expected kvm or icount" record boot --time fast -o x.bin)
+sim_cli_test(record_bad_shadow_perms 2 "~--shadow-perms: expected kvm or union" record boot --shadow-perms all -o x.bin)
+sim_cli_test(record_linux_listed 0 "~linux-boot .*\\[--pv\\]" record --list)
