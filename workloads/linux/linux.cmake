@@ -40,3 +40,11 @@ add_test(NAME linux_qemu_oracle
 # the timed tests running beside it.
 set_tests_properties(linux_qemu_oracle PROPERTIES
   LABELS linux SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+
+# cpu440 against the oracle, kind by kind, plus repeated boots giving
+# byte-identical traces (compare-oracle.sh). The image comes the same way as
+# linux_qemu_oracle's (-b: built or brought up to date first).
+add_test(NAME linux_cpu440_vs_qemu
+  COMMAND sh ${LINUX_SRC}/compare-oracle.sh -b ${LINUX_SRC} $<TARGET_FILE:sim> ${LINUX_OUT})
+set_tests_properties(linux_cpu440_vs_qemu PROPERTIES
+  LABELS linux SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
