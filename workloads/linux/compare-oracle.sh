@@ -23,8 +23,6 @@ set -eu
 # validation/README.md, "The differences, explained".
 EXPLAINED='
 ISI  any KVM/440 shadows made in guest supervisor mode drop user execute on KUEP pages (validation/README.md)
-DTLB 4   kernel misses follow the guest TLB round-robin and the user stack place (validation/README.md)
-DECR 2   the ISI storm guest instructions advance the -icount clock (validation/README.md)
 '
 
 SRCDIR=""

@@ -52,7 +52,7 @@ rm -f "$R/console.txt" "$R/int.log"
 : > "$R/console.txt"
 qemu-system-ppc -M bamboo -m 128 -nographic -nic none -no-reboot -monitor none \
   -L "$R/fw" -icount shift=1,sleep=off \
-  -kernel "$OUT/vmlinux" -append "console=ttyS0,115200" \
+  -kernel "$OUT/vmlinux" -append "console=ttyS0,115200 norandmaps" \
   -serial "file:$R/console.txt" -d int -D "$R/int.log" \
   -trace serial_read -trace serial_write -trace 'ppc_dcr_*' </dev/null >"$R/qemu.out" 2>&1 &
 qpid=$!
