@@ -106,7 +106,7 @@ static void help(FILE *f)
         "default per path (the seed table's minimum for that row; EMUL_WAIT\n"
         "adds the guest's idle time), labelled \"%s\" in the\n"
         "trace header; with --model the cycle model prices each exit. Guest\n"
-        "time is 1 tick per guest instruction either way.\n"
+        "time is 1 tick per guest instruction either way (--time icount: 2 ns).\n"
         "\n"
         "options:\n"
         "  --pv           the paravirtual flavour (magic page, patched\n"
@@ -127,15 +127,18 @@ static void help(FILE *f)
         "                 powers off, or a cap of 120 s against a hung guest)\n"
         "  --exits N      stop after N exits (k/M/G suffixes)\n"
         "  -o FILE        the trace (required)\n"
-        "  --console      copy the guest's console to stderr\n"
+        "  --console      copy the guest's console to stderr (default for\n"
+        "                 linux-boot; --no-console turns it off)\n"
         "  --fold-emul    one EMULINST row (the seed's layout) with the "
         "EMUL_*\n"
-        "                 breakdown beneath it\n"
+        "                 breakdown beneath it (default for linux-boot;\n"
+        "                 --no-fold-emul keeps the EMUL_* rows)\n"
         "  --unit U       usec (default, as kernels 2.6.29-2.6.37 and `sim\n"
         "                 replay`) or ticks (3.1+): see `sim replay --help`\n"
-        "  --linux-dir D  where linux-boot finds vmlinux, sim440.dtb and\n"
-        "                 sim440-pv.dtb (default: the build tree's linux/,\n"
-        "                 made by `cmake --build <build> --target linux-image`)\n"
+        "  --linux-dir D  where linux-boot finds vmlinux, vmlinux-pv (--pv),\n"
+        "                 sim440.dtb and sim440-pv.dtb (default: the build\n"
+        "                 tree's linux/, made by `cmake --build <build>\n"
+        "                 --target linux-image`)\n"
         "  --time T       the guest's clock: kvm (default: one timebase tick\n"
         "                 per guest instruction, and the exits' time passes\n"
         "                 for the guest as on a real 440) or icount (QEMU's\n"
@@ -331,7 +334,9 @@ int cli_record(int argc, char **argv)
         {"exits", required_argument, 0, 'n'},
         {"output", required_argument, 0, 'o'},
         {"console", no_argument, 0, 'c'},
+        {"no-console", no_argument, 0, 'C'},
         {"fold-emul", no_argument, 0, 'F'},
+        {"no-fold-emul", no_argument, 0, 'f'},
         {"unit", required_argument, 0, 'u'},
         {"model", no_argument, 0, 'm'},
         {"host-tick-hz", required_argument, 0, 'T'},
@@ -346,7 +351,8 @@ int cli_record(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    bool pv = false, fold = false, secs_set = false, exits_set = false;
+    bool pv = false, secs_set = false, exits_set = false;
+    int fold = -1, console = -1; /* -1: the workload's default */
     bool model = false;
     stats_unit unit = STATS_USEC;
     rates rt = {-1, -1, -1, false, false};
@@ -355,7 +361,6 @@ int cli_record(int argc, char **argv)
     int nsets = 0;
     cpu440_limits lim = {0};
     const char *out = NULL;
-    FILE *con = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -386,7 +391,9 @@ int cli_record(int argc, char **argv)
             break;
         }
         case 'o': out = optarg; break;
-        case 'c': con = stderr; break;
+        case 'c': console = 1; break;
+        case 'C': console = 0; break;
+        case 'f': fold = 0; break;
         case 'L': workloads_set_linux_dir(optarg); break;
         case 'A':
             if (!strcmp(optarg, "union"))
@@ -410,7 +417,7 @@ int cli_record(int argc, char **argv)
                                        "got '%s'",
                                        optarg);
             break;
-        case 'F': fold = true; break;
+        case 'F': fold = 1; break;
         case 'u':
             if (cli_parse_unit("record", optarg, &unit))
                 return 2;
@@ -479,9 +486,13 @@ int cli_record(int argc, char **argv)
     }
     if (!secs_set && !exits_set)
         lim.max_seconds = 120; /* a hung guest still ends (the boot: 2 s) */
-    int rc =
-        run_workload("record", wl, pv, out, &lim, con, fold, true, cm, &rt,
-                     unit);
+    /* the Linux boot shows its console and the seed's layout by default */
+    if (console < 0)
+        console = wl->external;
+    if (fold < 0)
+        fold = wl->external;
+    int rc = run_workload("record", wl, pv, out, &lim, console ? stderr : NULL,
+                          fold != 0, true, cm, &rt, unit);
     cost_free(cm);
     return rc;
 }
