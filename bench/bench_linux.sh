@@ -43,7 +43,7 @@ cp "$LINUX_DIR/sim440.dtb" "$dir/fw/bamboo.dtb" # see qemu-oracle.sh on -L
 append=$(sed -n 's/.*-append "\([^"]*\)".*/\1/p' workloads/linux/qemu-oracle.sh)
 [ -n "$append" ] || { echo "bench_linux: no -append line in workloads/linux/qemu-oracle.sh" >&2; exit 1; }
 
-cpu440_boot() { "$BUILD"/sim record linux-boot --linux-dir "$LINUX_DIR" -o "$dir/linux-boot.bin"; }
+cpu440_boot() { "$BUILD"/sim record linux-boot --no-console --linux-dir "$LINUX_DIR" -o "$dir/linux-boot.bin"; }
 
 # qemu_boot [LOGGING...]: one QEMU boot until "System Halted" on its console
 # shellcheck disable=SC2120 # best passes the arguments
