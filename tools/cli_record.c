@@ -326,6 +326,17 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     return stats_check(&c.st, stdout) == SIM_OK ? 0 : 1;
 }
 
+/* An option with two values: *out = (arg == yes); 2 after a usage error. */
+static int pick2(const char *opt, const char *arg, const char *no,
+                 const char *yes, bool *out)
+{
+    if (strcmp(arg, no) && strcmp(arg, yes))
+        return cli_usage_error("record", "%s: expected %s or %s, got '%s'",
+                               opt, no, yes, arg);
+    *out = !strcmp(arg, yes);
+    return 0;
+}
+
 int cli_record(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -396,26 +407,13 @@ int cli_record(int argc, char **argv)
         case 'f': fold = 0; break;
         case 'L': workloads_set_linux_dir(optarg); break;
         case 'A':
-            if (!strcmp(optarg, "union"))
-                rt.union_perms = true;
-            else if (!strcmp(optarg, "kvm"))
-                rt.union_perms = false;
-            else
-                return cli_usage_error("record",
-                                       "--shadow-perms: expected kvm or "
-                                       "union, got '%s'",
-                                       optarg);
+            if (pick2("--shadow-perms", optarg, "kvm", "union",
+                      &rt.union_perms))
+                return 2;
             break;
         case 'M':
-            if (!strcmp(optarg, "icount"))
-                rt.icount_time = true;
-            else if (!strcmp(optarg, "kvm"))
-                rt.icount_time = false;
-            else
-                return cli_usage_error("record",
-                                       "--time: expected kvm or icount, "
-                                       "got '%s'",
-                                       optarg);
+            if (pick2("--time", optarg, "kvm", "icount", &rt.icount_time))
+                return 2;
             break;
         case 'F': fold = 1; break;
         case 'u':

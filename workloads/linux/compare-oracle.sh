@@ -32,15 +32,9 @@ SIM=$1
 OUT=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-if ! command -v qemu-system-ppc >/dev/null 2>&1; then
-  echo "compare-oracle: skipped, qemu-system-ppc is absent (run workloads/linux/install-deps.sh)" >&2
-  exit 77
-fi
-if [ -n "$SRCDIR" ]; then
-  rc=0
-  sh "$SRCDIR/build-image.sh" "$SRCDIR" "$OUT" || rc=$?
-  [ $rc -eq 0 ] || exit $rc # 77: packages absent, skip
-fi
+. "$(dirname "$0")/common.sh"
+need_qemu compare-oracle
+build_image "$SRCDIR" "$OUT"
 for f in vmlinux sim440.dtb vmlinux-pv sim440-pv.dtb; do
   if [ ! -f "$OUT/$f" ]; then
     echo "compare-oracle: skipped, $OUT/$f is absent (build the linux-image target)" >&2

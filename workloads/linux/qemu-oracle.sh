@@ -31,15 +31,9 @@ if [ "${1:-}" = "-b" ]; then SRCDIR=$2; shift 2; fi
 OUT=$1
 TIMEOUT=${QEMU_ORACLE_TIMEOUT:-120}
 
-if ! command -v qemu-system-ppc >/dev/null 2>&1; then
-  echo "qemu-oracle: skipped, qemu-system-ppc is absent (run workloads/linux/install-deps.sh)" >&2
-  exit 77
-fi
-if [ -n "$SRCDIR" ]; then
-  rc=0
-  sh "$SRCDIR/build-image.sh" "$SRCDIR" "$OUT" || rc=$?
-  [ $rc -eq 0 ] || exit $rc # 77: packages absent, skip
-fi
+. "$(dirname "$0")/common.sh"
+need_qemu qemu-oracle
+build_image "$SRCDIR" "$OUT"
 OUT=$(cd "$OUT" && pwd)
 for f in vmlinux sim440.dtb; do
   [ -f "$OUT/$f" ] || { echo "qemu-oracle: $OUT/$f is missing: build the linux-image target" >&2; exit 1; }
