@@ -78,7 +78,7 @@ echo "    PV also patches; --shadow-perms union is the what-if without it:"
 echo "    validation/README.md)"
 for pv in "" --pv; do
   n=linux-boot${pv:+-pv}-union
-  $sim record linux-boot $pv --shadow-perms union -o "$out/$n.bin" >/dev/null
+  $sim record linux-boot $pv --shadow-perms union --no-console -o "$out/$n.bin" >/dev/null
   $sim replay "$out/$n.bin" --fold-emul -o "$out/$n-table.txt" >/dev/null
 done
 emul() { awk '$1 == "EMULINST" { gsub(",", "", $2); print $2; exit }' "$1"; }
