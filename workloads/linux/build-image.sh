@@ -26,7 +26,7 @@ missing=""
 [ -r "$TARBALL" ] || missing="$missing linux-source-6.1"
 for t in "${CROSS}gcc:gcc-powerpc-linux-gnu" "${CROSS}ld:binutils-powerpc-linux-gnu" \
          flex:flex bison:bison bc:bc dtc:device-tree-compiler cpio:cpio \
-         xz:xz-utils make:make; do
+         xz:xz-utils make:make patch:patch; do
   command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t#*:}"
 done
 if [ -n "$missing" ]; then

@@ -8,5 +8,5 @@
 # signing, no BTF, no objtool on 32-bit powerpc) no host tool includes them.
 set -eu
 exec sh "$(dirname "$0")/../../tools/install-deps.sh" \
-  linux-source-6.1 xz-utils make gcc flex bison bc cpio device-tree-compiler \
+  linux-source-6.1 xz-utils make gcc flex bison bc cpio device-tree-compiler patch \
   gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu qemu-system-ppc
