@@ -102,12 +102,22 @@ static sim_err load_elf(cpu440 *cpu, const char *path, uint32_t *entry)
         }
         if (ph.p_type != PT_LOAD)
             continue;
-        if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset ||
-            ph.p_filesz > ph.p_memsz || ph.p_memsz > 0xffffffffu) {
-            char m[96];
-            snprintf(m, sizeof m,
-                     "program header %zu runs past the end of the file", i);
-            e = elf_bad(path, m);
+        if (ph.p_filesz > ph.p_memsz || ph.p_memsz > 0xffffffffu) {
+            e = sim_fail(SIM_ERR_FORMAT,
+                         "%s: program header %zu: %llu bytes in the file "
+                         "but %llu in memory",
+                         path, i, (unsigned long long)ph.p_filesz,
+                         (unsigned long long)ph.p_memsz);
+            break;
+        }
+        if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset) {
+            e = sim_fail(SIM_ERR_FORMAT,
+                         "%s: program header %zu: segment at byte %llu, "
+                         "%llu bytes (%llu in memory), runs past the end "
+                         "of the file (%zu bytes): truncated?",
+                         path, i, (unsigned long long)ph.p_offset,
+                         (unsigned long long)ph.p_filesz,
+                         (unsigned long long)ph.p_memsz, len);
             break;
         }
         e = cpu440_load_data(cpu, (uint32_t)ph.p_paddr, img + ph.p_offset,
