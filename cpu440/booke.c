@@ -333,14 +333,13 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
             return EMUL_DONE;
         }
         c->type = EXIT_DCR;
-        if (load)
+        if (load) {
             c->cnt.dcr_reads++;
-        else
-            c->cnt.dcr_writes++;
-        if (load)
             iss_set_gpr(s, rt, dev_dcr_read(c, dcrn));
-        else
+        } else {
+            c->cnt.dcr_writes++;
             dev_dcr_write(c, dcrn, iss_gpr(s, rt));
+        }
         return EMUL_DCR_HEAVY;
     }
     case INSN_OP_TLBWE: {

@@ -59,8 +59,11 @@ uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz)
 /* ---- time ---- */
 static uint64_t guest_now(const cpu440 *c)
 {
-    return c->tb_entry + c->guest_extra +
-           (c->icount - c->icount_entry) * c->c.guest_cpi / c->c.guest_cpi_den;
+    uint64_t t = (c->icount - c->icount_entry) * c->c.guest_cpi;
+    /* runs for every translation block: no division in the common case */
+    if (c->c.guest_cpi_den != 1)
+        t /= c->c.guest_cpi_den;
+    return c->tb_entry + c->guest_extra + t;
 }
 
 uint64_t cpu_tb_now(const cpu440 *c)
@@ -567,11 +570,8 @@ static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
         return;
     }
     uint32_t pa = (uint32_t)gpa; /* 36-bit device address: ERPN dropped */
-    if (m.store)
-        c->cnt.mmio_writes++;
-    else
-        c->cnt.mmio_reads++;
     if (m.store) {
+        c->cnt.mmio_writes++;
         uint32_t v = iss_gpr(c->iss, rt);
         if (m.size < 4)
             v &= (1u << (8 * m.size)) - 1u;
@@ -580,6 +580,7 @@ static void mmio(cpu440 *c, uint32_t pc, uint32_t inst, uint32_t ea)
                             : (uint32_t)__builtin_bswap16((uint16_t)v);
         cpu_phys_write(c, pa, m.size, v);
     } else {
+        c->cnt.mmio_reads++;
         uint32_t v = 0;
         cpu_phys_read(c, pa, m.size, &v);
         if (m.byterev)
