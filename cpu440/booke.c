@@ -263,6 +263,16 @@ static void gtlb_write_word(cpu440 *c, unsigned index, unsigned ws, uint32_t v)
         tlb440_map(c->tlb, tlbw_epn(e.w0), index, guest_pr(c), NULL);
 }
 
+/* tlbwe/tlbre: the entry index (rA) and word (WS); false if out of range
+ * (EMULATE_FAIL). */
+static bool tlb_operands(cpu440 *c, uint32_t inst, uint32_t *index,
+                         unsigned *ws)
+{
+    *index = iss_gpr(c->iss, insn440_ra(inst));
+    *ws = insn440_ws(inst);
+    return *index < 64 && *ws <= 2;
+}
+
 static uint32_t gpr_or0(cpu440 *c, unsigned ra)
 {
     return ra ? iss_gpr(c->iss, ra) : 0;
@@ -343,9 +353,9 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
         return EMUL_DCR_HEAVY;
     }
     case INSN_OP_TLBWE: {
-        uint32_t index = iss_gpr(s, ra);
-        unsigned ws = insn440_ws(inst);
-        if (index >= 64 || ws > 2)
+        uint32_t index;
+        unsigned ws;
+        if (!tlb_operands(c, inst, &index, &ws))
             return EMUL_FAIL;
         c->type = EXIT_EMUL_TLBWE;
         gtlb_write_word(c, index, ws, iss_gpr(s, rt));
@@ -367,9 +377,9 @@ emul booke_emulate(cpu440 *c, uint32_t inst, uint32_t pc)
     case INSN_OP_TLBRE: {
         /* Not emulated by 2.6.30 (EMULATE_FAIL); provided for guests that
          * read entries back, charged as plain EMULINST. */
-        uint32_t index = iss_gpr(s, ra);
-        unsigned ws = insn440_ws(inst);
-        if (index >= 64 || ws > 2)
+        uint32_t index;
+        unsigned ws;
+        if (!tlb_operands(c, inst, &index, &ws))
             return EMUL_FAIL;
         const tlb440_entry *e = tlb440_gtlb(c->tlb, index);
         if (ws == 0)

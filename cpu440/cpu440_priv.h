@@ -4,22 +4,13 @@
 #ifndef CPU440_PRIV_H
 #define CPU440_PRIV_H
 
+#include "booke_msr.h"
 #include "cpu440.h"
 #include "insn440.h"
 #include "iss.h"
 #include "kvm_para.h"
 #include "tlb440.h"
 
-/* MSR (BookE) */
-#define MSR_WE 0x00040000u
-#define MSR_CE 0x00020000u
-#define MSR_EE 0x00008000u
-#define MSR_PR 0x00004000u
-#define MSR_FP 0x00002000u
-#define MSR_ME 0x00001000u
-#define MSR_DE 0x00000200u
-#define MSR_IS 0x00000020u
-#define MSR_DS 0x00000010u
 /* ESR */
 #define ESR_PIL 0x08000000u
 #define ESR_PPR 0x04000000u

@@ -56,6 +56,7 @@ foreach(flavour nopv pv bench)
     DEPENDS ${WL_SRC}/kernel.c ${WL_SRC}/microbench.c ${WL_SRC}/start.S
             ${WL_SRC}/ppc.h ${WL_SRC}/kernel.ld ${WL_OUT}/user.bin
             ${CMAKE_SOURCE_DIR}/cpu440/kvm_para.h
+            ${CMAKE_SOURCE_DIR}/cpu440/booke_msr.h
     VERBATIM)
   list(APPEND WL_BINS ${WL_OUT}/kernel-${flavour}.bin)
 endforeach()

@@ -7,14 +7,8 @@
 
 #include <stdint.h>
 
+#include "booke_msr.h"
 #include "kvm_para.h"
-
-#define MSR_WE 0x00040000u
-#define MSR_CE 0x00020000u
-#define MSR_EE 0x00008000u
-#define MSR_PR 0x00004000u
-#define MSR_FP 0x00002000u
-#define MSR_ME 0x00001000u
 
 #define SPRN_DEC   22
 #define SPRN_SRR0  26
