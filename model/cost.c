@@ -59,9 +59,17 @@ struct cost_model {
     unsigned icache_lines;
     double cpi;
 
-    /* results */
+    /* results: stage cycles of every costed exit by the row that charges
+     * it: fixed[t] x nfixed[t] plus var[t]; an exit a signal turned into
+     * SIGNAL has its path's fixed stages in var[SIGNAL]. */
     uint64_t var[EXIT__COUNT][CSTAGE__COUNT];
-    uint64_t count[EXIT__COUNT];
+    uint64_t count[EXIT__COUNT], nfixed[EXIT__COUNT];
+    /* the last exit costed, which the kernel has not charged yet (it
+     * charges an exit when the next one comes): its varying stages (only
+     * those in k_varying are kept), the path whose fixed stages it paid and
+     * the row it is charged to */
+    uint64_t cur[CSTAGE__COUNT];
+    int cur_from, cur_row; /* -1: none */
 
     /* state */
     uint64_t now; /* cycles since reset */
@@ -355,6 +363,9 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     gsl_rng_set(m->rng, (unsigned long)P(p, seed));
     memset(m->var, 0, sizeof m->var);
     memset(m->count, 0, sizeof m->count);
+    memset(m->nfixed, 0, sizeof m->nfixed);
+    memset(m->cur, 0, sizeof m->cur);
+    m->cur_from = m->cur_row = -1;
     memset(m->ic_ok, 0, sizeof m->ic_ok);
     for (int i = 0; i < N_HINT; i++)
         m->hint_common[i] = m->hint_path[i] = -1;
@@ -444,6 +455,35 @@ static uint64_t lognormal_usec(cost_model *m, double median, double sigma)
     return cyc(us * (double)m->core_hz / 1e6);
 }
 
+/* The stages that vary from exit to exit (the others are fixed[] per
+ * path): handler_terms, the guest run and the host work added to the exit
+ * in progress. */
+static const cost_stage k_varying[] = {
+    CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
+    CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
+    CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill,   CSTAGE_hostwork,
+    CSTAGE_preempt, CSTAGE_reflect};
+#define N_VARYING (sizeof k_varying / sizeof k_varying[0])
+
+#ifndef NDEBUG
+static bool is_varying(cost_stage s)
+{
+    for (size_t k = 0; k < N_VARYING; k++)
+        if (k_varying[k] == s)
+            return true;
+    return false;
+}
+#endif
+
+/* c more cycles of stage s for the exit in progress (cur[] of the other
+ * stages stays 0). */
+static void add_current(cost_model *m, cost_stage s, uint64_t c)
+{
+    assert(m->cur_row >= 0 && is_varying(s));
+    m->var[m->cur_row][s] += c;
+    m->cur[s] += c;
+}
+
 /* Host interrupt code and the pages its handlers touch. */
 static uint64_t hostirq_common(cost_model *m)
 {
@@ -456,7 +496,7 @@ static uint64_t hostirq_common(cost_model *m)
     return c;
 }
 
-static uint64_t preemption(cost_model *m, exit_type type)
+static uint64_t preemption(cost_model *m)
 {
     const params *p = &m->p;
     if (P(p, preempt_prob) <= 0 ||
@@ -468,15 +508,17 @@ static uint64_t preemption(cost_model *m, exit_type type)
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
     /* the other task refills the UTLB */
     c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-    m->var[type][CSTAGE_preempt] += c;
+    add_current(m, CSTAGE_preempt, c);
     return c;
 }
 
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
     uint64_t c = (uint64_t)P(&m->p, host_tick_cycles) + hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
-    return c + preemption(m, type);
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
+    return c + preemption(m);
 }
 
 uint64_t cost_host_irq(cost_model *m, exit_type type)
@@ -484,7 +526,9 @@ uint64_t cost_host_irq(cost_model *m, exit_type type)
     uint64_t c =
         lognormal_usec(m, P(&m->p, host_irq_usec), P(&m->p, host_irq_sigma)) +
         hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
     return c;
 }
 
@@ -555,6 +599,30 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     v[CSTAGE_qemu] += lognormal_usec(m, med, P(p, qemu_sigma));
 }
 
+/* The exit in progress is charged to row `to` instead (SIGNAL): its
+ * stages so far move with it. */
+static void retype_current(cost_model *m, int to)
+{
+    int from = m->cur_row;
+    if (from == to)
+        return;
+    for (size_t k = 0; k < N_VARYING; k++) {
+        cost_stage s = k_varying[k];
+        m->var[from][s] -= m->cur[s];
+        m->var[to][s] += m->cur[s];
+    }
+    if (from == m->cur_from)
+        m->nfixed[from]--;
+    for (int s = 0; s < CSTAGE__COUNT; s++) {
+        if (from != m->cur_from)
+            m->var[from][s] -= m->fixed[m->cur_from][s];
+        m->var[to][s] += m->fixed[m->cur_from][s];
+    }
+    m->count[from]--;
+    m->count[to]++;
+    m->cur_row = to;
+}
+
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
 {
     const params *p = &m->p;
@@ -564,8 +632,12 @@ uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
         (uint64_t)P(p, heavy_code_lines) * (uint64_t)P(p, icache_miss_cycles);
     heavy_terms(m, EXIT_SIGNAL, v);
     uint64_t other = 0;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    retype_current(m, EXIT_SIGNAL); /* the kernel's last writer */
     for (int s = 0; s < CSTAGE__COUNT; s++) {
-        m->var[t][s] += v[s];
+        if (v[s])
+            add_current(m, (cost_stage)s, v[s]);
         if (s != CSTAGE_qemu)
             other += v[s];
     }
@@ -690,6 +762,9 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
 {
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
+    m->cur_from = m->cur_row = (int)t;
+    m->cur[CSTAGE_hostwork] = m->cur[CSTAGE_preempt] = 0;
+    m->cur[CSTAGE_reflect] = 0;
     /* only the varying stages are used; zeroing all of v costs a rep stos
      * per exit */
     uint64_t v[CSTAGE__COUNT], host = 0;
@@ -732,14 +807,14 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     if (m->internal_host)
         skip_arrivals(m);
 
-    m->count[t]++;
-    static const cost_stage varying[] = {
-        CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
-        CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
-        CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill};
+    /* the first 11 of k_varying are v's; host work is added as it comes */
     uint64_t *acc = m->var[t];
-    for (size_t k = 0; k < sizeof varying / sizeof varying[0]; k++)
-        acc[varying[k]] += v[varying[k]];
+    for (size_t k = 0; k < N_VARYING - 3; k++) {
+        acc[k_varying[k]] += v[k_varying[k]];
+        m->cur[k_varying[k]] = v[k_varying[k]];
+    }
+    m->count[t]++;
+    m->nfixed[t]++;
     m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;
@@ -753,13 +828,15 @@ uint64_t cost_last_qemu(const cost_model *m)
 uint64_t cost_deliver(cost_model *m, exit_type t)
 {
     uint64_t c = cyc(m->cpi * P(&m->p, reflect_insns));
-    m->var[t][CSTAGE_reflect] += c;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    add_current(m, CSTAGE_reflect, c);
     return c;
 }
 
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)
 {
-    return m->fixed[type][s] * m->count[type] + m->var[type][s];
+    return m->fixed[type][s] * m->nfixed[type] + m->var[type][s];
 }
 
 uint64_t cost_type_count(const cost_model *m, exit_type type)
@@ -767,26 +844,46 @@ uint64_t cost_type_count(const cost_model *m, exit_type type)
     return m->count[type];
 }
 
+static uint64_t charged_sum(const cost_model *m, exit_type type,
+                            cost_stage s)
+{
+    uint64_t c = cost_stage_sum(m, type, s);
+    if (m->cur_row == (int)type)
+        c -= m->fixed[m->cur_from][s] + m->cur[s];
+    return c;
+}
+
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT])
+{
+    for (int s = 0; sums && s < CSTAGE__COUNT; s++)
+        sums[s] = charged_sum(m, type, (cost_stage)s);
+    return m->count[type] - (m->cur_row == (int)type);
+}
+
 void cost_write_stages(const cost_model *m, FILE *f)
 {
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
-               "'guest' stages are charged to TIMEINGUEST\n");
+               "'guest' stages are charged to TIMEINGUEST\n"
+               "# over the exits the table charges (all but the last), "
+               "under the row that charges them\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {
-        if (!m->count[t])
+        uint64_t charged = cost_charged(m, (exit_type)t, NULL);
+        if (!charged)
             continue;
-        double n = (double)m->count[t], tot[2] = {0, 0};
+        double n = (double)charged, tot[2] = {0, 0};
         for (int s = 0; s < CSTAGE__COUNT; s++)
             tot[stage_guest[s]] +=
-                (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+                (double)charged_sum(m, (exit_type)t, (cost_stage)s);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
                 exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
-                (unsigned long long)m->count[t]);
+                (unsigned long long)charged);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% guest\n",
                 exit_name((exit_type)t), "TOTAL", tot[1] / n, 100.0);
         for (int s = 0; s < CSTAGE__COUNT; s++) {
-            double c = (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+            double c = (double)charged_sum(m, (exit_type)t, (cost_stage)s);
             if (c == 0)
                 continue;
             int gs = stage_guest[s];

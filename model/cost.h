@@ -101,7 +101,7 @@ uint64_t cost_last_qemu(const cost_model *m);
 /* A signal found pending at the end of a light exit of type t turns it into
  * SIGNAL (kernel: last writer wins) and sends it to user space: returns the
  * extra non-QEMU cycles (KVM_RUN return, vcpu_put/load), *qemu gets the
- * QEMU cycles. Accounted to t's stages. */
+ * QEMU cycles. The exit, all its stages, is then charged to SIGNAL's row. */
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu);
 /* deliver_interrupts of a pending guest decrementer at entry. */
 uint64_t cost_deliver(cost_model *m, exit_type t);
@@ -113,9 +113,16 @@ void cost_set_internal_host(cost_model *m, int on);
 uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles);
 uint64_t cost_core_hz(const cost_model *m);
 
-/* Cycles of `stage` summed over exits of `type`, and the exit count. */
+/* Cycles of `stage` summed over every costed exit of `type` (the one in
+ * progress included), and their count. */
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s);
 uint64_t cost_type_count(const cost_model *m, exit_type type);
+/* What the exit-timing table charges to row `type`: its exits so far but
+ * the last one costed (the kernel charges an exit when the next one comes),
+ * a light exit a signal turned into SIGNAL under SIGNAL. Returns the count;
+ * sums (may be NULL) gets the cycles of each stage. */
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT]);
 /* Per exit type, average cycles per stage (non-zero stages only). */
 void cost_write_stages(const cost_model *m, FILE *f);
 
