@@ -62,6 +62,10 @@ struct cost_model {
     /* results */
     uint64_t var[EXIT__COUNT][CSTAGE__COUNT];
     uint64_t count[EXIT__COUNT];
+    /* exits whose guest time came from the trace: their guest-side fixed
+     * stages (stub, tail) are inside the measured time, not added */
+    uint64_t count_measured[EXIT__COUNT];
+    int guest_mode; /* cost_guest_mode */
 
     /* state */
     uint64_t now; /* cycles since reset */
@@ -355,6 +359,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     gsl_rng_set(m->rng, (unsigned long)P(p, seed));
     memset(m->var, 0, sizeof m->var);
     memset(m->count, 0, sizeof m->count);
+    memset(m->count_measured, 0, sizeof m->count_measured);
     memset(m->ic_ok, 0, sizeof m->ic_ok);
     for (int i = 0; i < N_HINT; i++)
         m->hint_common[i] = m->hint_path[i] = -1;
@@ -685,8 +690,11 @@ static void skip_arrivals(cost_model *m)
         m->next_irq += 1 + draw_exp(m, m->irq_mean);
 }
 
-void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
-               uint64_t *handler, uint64_t *guest)
+/* One exit; guest_cycles != COST_DRAW: the guest interval is that many
+ * cycles (measured), not modelled from guest_insns. */
+static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+                      uint64_t guest_cycles, uint64_t *handler,
+                      uint64_t *guest)
 {
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
@@ -699,7 +707,10 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     m->thrash = false;
     /* drawn first: the guest run does not depend on the handler, and the
      * CPU overlaps its latency with the handler terms */
-    uint64_t n = guest_insns == COST_DRAW ? draw_guest(m) : guest_insns;
+    bool measured = guest_cycles != COST_DRAW;
+    uint64_t n = measured              ? 0
+                 : guest_insns == COST_DRAW ? draw_guest(m)
+                                            : guest_insns;
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
@@ -710,16 +721,23 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
-    uint64_t lines = (n + 7) / 8;
-    if (lines > m->k_guest_lines)
-        lines = m->k_guest_lines;
-    uint64_t dtlb = (n + 15) / 16;
-    if (dtlb > m->k_dtlb_shadow)
-        dtlb = m->k_dtlb_shadow;
-    v[CSTAGE_grefill] =
-        lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
-    uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
+    uint64_t g;
+    if (measured) { /* stub, tail, refill and run are all inside it */
+        v[CSTAGE_guest] = g = guest_cycles;
+        v[CSTAGE_grefill] = 0;
+        m->count_measured[t]++;
+    } else {
+        v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
+        uint64_t lines = (n + 7) / 8;
+        if (lines > m->k_guest_lines)
+            lines = m->k_guest_lines;
+        uint64_t dtlb = (n + 15) / 16;
+        if (dtlb > m->k_dtlb_shadow)
+            dtlb = m->k_dtlb_shadow;
+        v[CSTAGE_grefill] =
+            lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
+    }
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
@@ -745,6 +763,48 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     *guest = g;
 }
 
+void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+               uint64_t *handler, uint64_t *guest)
+{
+    exit_impl(m, r, guest_insns, COST_DRAW, handler, guest);
+}
+
+void cost_set_guest_mode(cost_model *m, cost_guest_mode mode)
+{
+    m->guest_mode = mode;
+}
+
+bool cost_guest_from_trace(const cost_model *m, const trace_rec *r)
+{
+    return m->guest_mode == COST_GUEST_TRACE &&
+           (r->flags & TRF_GUEST_KNOWN) != 0;
+}
+
+void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
+                      uint64_t *guest)
+{
+    if (!cost_guest_from_trace(m, r)) {
+        exit_impl(m, r, COST_DRAW, COST_DRAW, handler, guest);
+        return;
+    }
+    /* ticks -> cycles for the model's clock and D-cache decay */
+    double c = m->tb_hz == m->core_hz ? (double)r->guest
+                                      : (double)r->guest / m->tb_per_cycle;
+    exit_impl(m, r, 0, cyc(c), handler, guest);
+}
+
+void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
+                       uint64_t *modelled)
+{
+    uint64_t a = 0, n = 0;
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        a += m->count_measured[t];
+        n += m->count[t];
+    }
+    *from_trace = a;
+    *modelled = n - a;
+}
+
 uint64_t cost_last_qemu(const cost_model *m)
 {
     return m->last_qemu;
@@ -759,7 +819,10 @@ uint64_t cost_deliver(cost_model *m, exit_type t)
 
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)
 {
-    return m->fixed[type][s] * m->count[type] + m->var[type][s];
+    uint64_t n = m->count[type];
+    if (stage_guest[s])
+        n -= m->count_measured[type];
+    return m->fixed[type][s] * n + m->var[type][s];
 }
 
 uint64_t cost_type_count(const cost_model *m, exit_type type)
@@ -829,9 +892,11 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
         return SIM_OK;
     }
     uint64_t h, g;
-    cost_exit(m, r, COST_DRAW, &h, &g);
+    cost_exit_replay(m, r, &h, &g);
     *handler = cap32(cost_to_ticks(m, h));
-    *guest = cap32(cost_to_ticks(m, g));
+    /* a measured guest time goes back exactly as the trace gave it */
+    *guest = cost_guest_from_trace(m, r) ? r->guest
+                                         : cap32(cost_to_ticks(m, g));
     return SIM_OK;
 }
 
