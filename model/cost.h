@@ -17,6 +17,7 @@
 #ifndef COST_H
 #define COST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -88,6 +89,24 @@ void cost_state(cost_model *m, const trace_rec *r);
 #define COST_DRAW UINT64_MAX
 void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                uint64_t *handler, uint64_t *guest);
+
+/* Which guest time a replay uses (docs/cost-model.md, "Guest time").
+ * COST_GUEST_TRACE (default): a record that carries guest ticks
+ * (TRF_GUEST_KNOWN) keeps them, the measured entry -> next exit time;
+ * only records without them get the modelled guest_insns x guest_cpi +
+ * refills. COST_GUEST_MODEL: every guest interval is modelled. */
+typedef enum cost_guest_mode { COST_GUEST_TRACE, COST_GUEST_MODEL } cost_guest_mode;
+void cost_set_guest_mode(cost_model *m, cost_guest_mode mode);
+/* Whether record r's guest interval is taken from the trace. */
+bool cost_guest_from_trace(const cost_model *m, const trace_rec *r);
+/* cost_exit for a replayed record: the guest time from the trace when
+ * cost_guest_from_trace, else drawn (COST_DRAW). */
+void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
+                      uint64_t *guest);
+/* Exits since the last reset whose guest time came from the trace, and
+ * those whose guest time the model made. */
+void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
+                       uint64_t *modelled);
 
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a
