@@ -67,6 +67,10 @@ struct cost_model {
     uint64_t now; /* cycles since reset */
     double dcold; /* fraction of handler data lines cold at the next exit */
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
+    uint64_t last_g; /* guest cycles after the last exit (whatif extends) */
+    bool iccci;      /* every entry invalidates the I-cache */
+    uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
+    double handler_lines[EXIT__COUNT];
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
     /* slot version when each hinted page was last seen there */
@@ -165,6 +169,7 @@ static void precompute(cost_model *m)
 {
     const params *p = &m->p;
     double cpi = m->cpi = P(p, cpi);
+    m->iccci = P(p, iccci_per_entry) != 0;
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
     uint64_t miss = (uint64_t)P(p, icache_miss_cycles);
@@ -229,6 +234,14 @@ static void precompute(cost_model *m)
         if (lines > m->icache_lines)
             lines = m->icache_lines;
         f[CSTAGE_icache] = (uint64_t)lines * miss;
+        /* without the iccci of every entry (what-if no-iccci) the handler's
+         * lines survive the guest run like its data lines (cost_exit) */
+        m->icache_warm[t] = 0;
+        m->handler_lines[t] = lines;
+        if (!m->iccci) {
+            m->icache_warm[t] = f[CSTAGE_icache];
+            f[CSTAGE_icache] = 0;
+        }
         if (pa & PATH_TLBMISS)
             f[CSTAGE_tlbsearch] = cyc(cpi * P(p, tlbmiss_insns));
         if (pa & PATH_MAP)
@@ -244,8 +257,8 @@ static void precompute(cost_model *m)
             f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
-        f[CSTAGE_resume] =
-            cyc(cpi * P(p, resume_insns)) + (uint64_t)P(p, iccci_cycles);
+        f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
+                           (m->iccci ? (uint64_t)P(p, iccci_cycles) : 0);
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          (uint64_t)P(p, stub_code_lines) * miss;
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
@@ -706,6 +719,11 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                  v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] + v[CSTAGE_shadowmap] +
                  v[CSTAGE_dcache] + v[CSTAGE_heavy] + v[CSTAGE_qemu] +
                  v[CSTAGE_wait] + v[CSTAGE_icache];
+    if (!m->iccci) { /* handler code the guest run evicted */
+        uint64_t ic = cyc(dbl(m->icache_warm[t]) * m->dcold);
+        v[CSTAGE_icache] += ic;
+        h += ic;
+    }
     if (m->internal_host)
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
@@ -717,13 +735,19 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     uint64_t dtlb = (n + 15) / 16;
     if (dtlb > m->k_dtlb_shadow)
         dtlb = m->k_dtlb_shadow;
-    v[CSTAGE_grefill] =
-        lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+    uint64_t ic_refill = lines * m->k_icache_miss;
+    if (!m->iccci) /* only the guest lines the handler's code displaced */
+        ic_refill = cyc(dbl(ic_refill) * (m->handler_lines[t] >= m->icache_lines
+                                              ? 1.0
+                                              : m->handler_lines[t] /
+                                                    m->icache_lines));
+    v[CSTAGE_grefill] = ic_refill + (1 + dtlb) * m->k_shadow_refill;
     uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
+    m->last_g = g;
     if (!m->thrash) {
         double x = dbl(g) * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
@@ -743,6 +767,24 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;
+}
+
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
+{
+    (void)r;
+    return cyc(dbl(draw_guest(m)) * m->k_guest_cpi);
+}
+
+void cost_guest_extend(cost_model *m, uint64_t cycles)
+{
+    m->now += cycles;
+    m->last_g += cycles;
+    if (!m->thrash) {
+        double x = dbl(m->last_g) * m->decay_scale;
+        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
+    }
+    if (m->internal_host)
+        skip_arrivals(m);
 }
 
 uint64_t cost_last_qemu(const cost_model *m)

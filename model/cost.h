@@ -89,6 +89,14 @@ void cost_state(cost_model *m, const trace_rec *r);
 void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                uint64_t *handler, uint64_t *guest);
 
+/* What-if support (model/whatif): the guest instructions' cycles of the
+ * run after r's entry as cost_exit would draw or take them, without the
+ * entry's own stages (stub, tail, refill) - a removed exit's run continues
+ * in the guest; and the guest run after the last exit growing by `cycles`
+ * (clock, D-cache decay, host arrivals in guest time skipped). */
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
+void cost_guest_extend(cost_model *m, uint64_t cycles);
+
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a
  * device interrupt serviced now. Returns cycles; accounted to `type`'s

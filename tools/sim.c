@@ -22,6 +22,8 @@ static const command commands[] = {
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
+    {"whatif", cli_whatif, "predict the table after an optimization (pv, no-iccci ...), with the delta"},
+    {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
 };
 
 static void usage(FILE *f)
