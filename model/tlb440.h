@@ -16,7 +16,10 @@
 
 #include "sim_err.h"
 
-#define TLB440_MAX 128 /* array bound for guest TLB and UTLB (the 440: 64; more only as a what-if) */
+/* Array bounds: the guest TLB (kvm's guest_tlb[64]) and the UTLB (64 on
+ * the 440; up to 128 only as a what-if, tlb-slots). */
+#define TLB440_GUEST_MAX 64
+#define TLB440_MAX 128
 
 typedef struct tlb440 tlb440;
 

@@ -303,6 +303,9 @@ int cli_validate(int argc, char **argv)
             } else
                 printf("%-14s (%s)\n", names[i], sim_errmsg());
         }
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
         return 0;
     }
     if (plot && mkdir(plot, 0755) != 0 && errno != EEXIST)
