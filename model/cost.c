@@ -66,6 +66,15 @@ struct cost_model {
      * stages (stub, tail) are inside the measured time, not added */
     uint64_t count_measured[EXIT__COUNT];
     int guest_mode; /* cost_guest_mode */
+    /* unit-cost features (cost_feature_sum): the current exit's in cur[]
+     * (dirty bits in cur_mask), committed to feat[] by the next exit, so the
+     * last exit - which the accounting never charges - is left out */
+    bool track;
+    int cur_type;
+    uint64_t cur_mask;
+    uint64_t cur[CFEAT__COUNT];
+    uint64_t feat[EXIT__COUNT][CFEAT__COUNT];
+    uint64_t ref_slots; /* UTLB slots the shadow-ref loops scan */
 
     /* state */
     uint64_t now; /* cycles since reset */
@@ -100,6 +109,30 @@ struct cost_model {
     double gq[EXPQ_N + 1];
     double ln_mu, ln_sigma; /* lognormal parameters; sigma 0: exponential */
 };
+
+_Static_assert(CFEAT__COUNT <= 64, "cur_mask holds one bit per feature");
+
+static inline void feat_add(cost_model *m, unsigned j, uint64_t n)
+{
+    if (m->track) {
+        m->cur[j] += n;
+        m->cur_mask |= 1ull << j;
+    }
+}
+
+/* The previous exit is charged now: its features become committed. */
+static void feat_commit(cost_model *m, int type)
+{
+    uint64_t mask = m->cur_mask;
+    while (mask) {
+        unsigned j = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        m->feat[m->cur_type][j] += m->cur[j];
+        m->cur[j] = 0;
+    }
+    m->cur_mask = 0;
+    m->cur_type = type;
+}
 
 static const char *const stage_names[] = {
 #define X(n, g, s) #n,
@@ -174,8 +207,8 @@ static void precompute(cost_model *m)
     uint64_t miss = (uint64_t)P(p, icache_miss_cycles);
     m->scan_all = (uint64_t)(P(p, gtlb_entries) * P(p, tlb_scan_cycles));
     /* the shadow-ref loops run over slots 0..hwater */
-    m->ref_scan = (uint64_t)((P(p, utlb_entries) - P(p, utlb_pinned)) *
-                             P(p, tlb_scan_cycles));
+    m->ref_slots = (uint64_t)(P(p, utlb_entries) - P(p, utlb_pinned));
+    m->ref_scan = m->ref_slots * (uint64_t)P(p, tlb_scan_cycles);
     m->data_lines = (uint64_t)P(p, common_data_lines);
 
     uint64_t dec = cyc(cpi * P(p, decode_insns));
@@ -360,6 +393,10 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     memset(m->var, 0, sizeof m->var);
     memset(m->count, 0, sizeof m->count);
     memset(m->count_measured, 0, sizeof m->count_measured);
+    memset(m->feat, 0, sizeof m->feat);
+    memset(m->cur, 0, sizeof m->cur);
+    m->cur_mask = 0;
+    m->cur_type = 0;
     memset(m->ic_ok, 0, sizeof m->ic_ok);
     for (int i = 0; i < N_HINT; i++)
         m->hint_common[i] = m->hint_path[i] = -1;
@@ -424,6 +461,7 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
         seen[i] = ver[hints[i]];
     }
+    feat_add(m, CFEAT_hostmiss, misses);
     return misses * m->k_host_miss;
 }
 
@@ -437,6 +475,7 @@ static uint64_t other_task_pages(cost_model *m, unsigned n)
         misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
     }
     m->qemu_round++;
+    feat_add(m, CFEAT_hostmiss, misses);
     return misses * (uint64_t)P(&m->p, host_tlb_miss_cycles);
 }
 
@@ -457,6 +496,7 @@ static uint64_t hostirq_common(cost_model *m)
         (uint64_t)P(p, hostirq_code_lines) * (uint64_t)P(p, icache_miss_cycles);
     unsigned n = (unsigned)P(p, hostirq_host_pages);
     c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
+    feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
 }
@@ -480,6 +520,7 @@ static uint64_t preemption(cost_model *m, exit_type type)
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
     uint64_t c = (uint64_t)P(&m->p, host_tick_cycles) + hostirq_common(m);
+    feat_add(m, CFEAT_tick, 1);
     m->var[type][CSTAGE_hostwork] += c;
     return c + preemption(m, type);
 }
@@ -552,6 +593,8 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     unsigned put = tlb440_vcpu_put(m->tlb);
     v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     unsigned load = tlb440_vcpu_load(m->tlb);
+    feat_add(m, CFEAT_put, put);
+    feat_add(m, CFEAT_load, load);
     v[CSTAGE_heavy] += put * (uint64_t)P(p, vcpu_put_cycles) +
                        load * (uint64_t)P(p, vcpu_load_cycles);
     double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
@@ -601,14 +644,20 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
             unsigned spr = r->inst ? insn440_spr(r->inst) : 272;
             spr_group g = insn440_spr_group(spr);
             v[CSTAGE_emulate] = m->spr[g];
-            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR)
+            feat_add(m, CFEAT_spr0 + g, 1);
+            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR) {
                 v[CSTAGE_tlbsearch] = m->ref_scan; /* PID: TID-0 release */
+                feat_add(m, CFEAT_scan, m->ref_slots);
+            }
         } else {
             v[CSTAGE_emulate] = m->emul[c];
-            if (c == INSN_TLBWE) /* release scan of the old entry's refs */
+            feat_add(m, CFEAT_emul0 + c, 1);
+            if (c == INSN_TLBWE) { /* release scan of the old entry's refs */
                 v[CSTAGE_tlbsearch] = m->ref_scan;
-            else if (c == INSN_TLBSX) {
+                feat_add(m, CFEAT_scan, m->ref_slots);
+            } else if (c == INSN_TLBSX) {
                 v[CSTAGE_tlbsearch] = m->scan_all;
+                feat_add(m, CFEAT_scan, (uint64_t)P(p, gtlb_entries));
                 data_lines += (uint64_t)P(p, gtlb_entries) * 16 / m->line_bytes;
             }
         }
@@ -624,12 +673,15 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         else
             g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb), &scanned);
         v[CSTAGE_tlbsearch] += scanned * m->k_scan;
+        feat_add(m, CFEAT_scan, scanned);
         data_lines += m->scan_lines[scanned];
         if ((pa & PATH_MAP) && g >= 0) {
             tlb440_map_info mi;
             tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
-            if (mi.released)
+            if (mi.released) {
                 v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+                feat_add(m, CFEAT_release, 1);
+            }
         }
     }
     if (pa & PATH_MAGIC) {
@@ -637,8 +689,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         uint32_t ea = r->addr ? r->addr : 0xfffff000u;
         tlb440_map_info mi;
         tlb440_map_magic(m->tlb, ea, 0xfffff000u, &mi);
-        if (mi.released)
+        if (mi.released) {
             v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+            feat_add(m, CFEAT_release, 1);
+        }
     }
     /* handler data the guest evicted since the last exit */
     double cold = dbl(data_lines) * m->dcold;
@@ -705,6 +759,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     v[CSTAGE_shadowmap] = v[CSTAGE_dcache] = v[CSTAGE_heavy] = 0;
     v[CSTAGE_qemu] = v[CSTAGE_wait] = v[CSTAGE_icache] = 0;
     m->thrash = false;
+    if (m->track)
+        feat_commit(m, (int)t);
+    feat_add(m, CFEAT_exit, 1);
     /* drawn first: the guest run does not depend on the handler, and the
      * CPU overlaps its latency with the handler terms */
     bool measured = guest_cycles != COST_DRAW;
@@ -736,6 +793,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
             dtlb = m->k_dtlb_shadow;
         v[CSTAGE_grefill] =
             lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        feat_add(m, CFEAT_gexit, 1);
+        feat_add(m, CFEAT_glines, lines);
+        feat_add(m, CFEAT_grefill, 1 + dtlb);
         g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     }
     m->now += g;
@@ -870,6 +930,45 @@ void cost_write_stages(const cost_model *m, FILE *f)
             (unsigned long long)st->host_evicted_guest,
             (unsigned long long)st->releases, (unsigned long long)st->puts,
             (unsigned long long)st->put_entries);
+}
+
+void cost_track_features(cost_model *m, bool on)
+{
+    m->track = on;
+}
+
+uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j)
+{
+    return m->feat[t][j];
+}
+
+uint64_t cost_feature_unit(const cost_model *m, exit_type t, cost_feature j)
+{
+    const params *p = &m->p;
+    switch (j) {
+    case CFEAT_exit: return m->fixed_handler[t];
+    case CFEAT_gexit: return m->fixed_guest[t];
+    case CFEAT_scan: return m->k_scan;
+    case CFEAT_release: return (uint64_t)P(p, release_cycles);
+    case CFEAT_put: return (uint64_t)P(p, vcpu_put_cycles);
+    case CFEAT_load: return (uint64_t)P(p, vcpu_load_cycles);
+    case CFEAT_hostmiss: return m->k_host_miss;
+    case CFEAT_tick: return (uint64_t)P(p, host_tick_cycles);
+    case CFEAT_hostirq:
+        return (uint64_t)P(p, hostirq_code_lines) * m->k_icache_miss;
+    case CFEAT_glines: return m->k_icache_miss;
+    case CFEAT_grefill: return m->k_shadow_refill;
+    default: break;
+    }
+    if (j >= CFEAT_spr0 && j < CFEAT_spr0 + 4)
+        return m->spr[j - CFEAT_spr0];
+    assert(j >= CFEAT_emul0 && j < CFEAT_emul0 + INSN__COUNT);
+    return m->emul[j - CFEAT_emul0];
+}
+
+int cost_feature_guest_side(cost_feature j)
+{
+    return j == CFEAT_gexit || j == CFEAT_glines || j == CFEAT_grefill;
 }
 
 static sim_err hook_begin(void *ctx, const trace_header *h)
