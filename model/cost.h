@@ -123,7 +123,9 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
 typedef enum cost_feature {
     CFEAT_exit,     /* the type's fixed handler stages */
     CFEAT_gexit,    /* the type's fixed guest-side stages (stub, tail) */
-    CFEAT_scan,     /* TLB entries scanned (tlb_scan_cycles) */
+    CFEAT_scan,     /* guest TLB entries searched (tlb_scan_cycles) */
+    CFEAT_refscan,  /* shadow-ref scans of the UTLB (tlbwe, PID change) */
+    CFEAT_scanall,  /* whole guest TLB scans (tlbsx) */
     CFEAT_release,  /* shadow entries released (release_cycles) */
     CFEAT_put,      /* vcpu_put entries (vcpu_put_cycles) */
     CFEAT_load,     /* vcpu_load entries (vcpu_load_cycles) */
@@ -140,8 +142,12 @@ typedef enum cost_feature {
 void cost_track_features(cost_model *m, bool on);
 uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j);
 /* Cycles of one unit of feature j for an exit of type t at the model's
- * parameters. */
-uint64_t cost_feature_unit(const cost_model *m, exit_type t, cost_feature j);
+ * parameters (whole cycles except for the rounded features). */
+double cost_feature_unit(const cost_model *m, exit_type t, cost_feature j);
+/* 1 for the features whose cycles are rounded per exit (n x unit, the UTLB
+ * misses of one access group, vcpu_put + vcpu_load): their sums are linear
+ * in the unit only while the unit is a whole number. */
+int cost_feature_rounded(cost_feature j);
 /* 1 if feature j adds to the guest interval (TIMEINGUEST), 0 if to the
  * handler (the exit's own row). */
 int cost_feature_guest_side(cost_feature j);
@@ -158,7 +164,7 @@ uint64_t cost_last_qemu(const cost_model *m);
 /* A signal found pending at the end of a light exit of type t turns it into
  * SIGNAL (kernel: last writer wins) and sends it to user space: returns the
  * extra non-QEMU cycles (KVM_RUN return, vcpu_put/load), *qemu gets the
- * QEMU cycles. Accounted to t's stages. */
+ * QEMU cycles. The exit, all its stages, is then charged to SIGNAL's row. */
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu);
 /* deliver_interrupts of a pending guest decrementer at entry. */
 uint64_t cost_deliver(cost_model *m, exit_type t);
@@ -170,9 +176,16 @@ void cost_set_internal_host(cost_model *m, int on);
 uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles);
 uint64_t cost_core_hz(const cost_model *m);
 
-/* Cycles of `stage` summed over exits of `type`, and the exit count. */
+/* Cycles of `stage` summed over every costed exit of `type` (the one in
+ * progress included), and their count. */
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s);
 uint64_t cost_type_count(const cost_model *m, exit_type type);
+/* What the exit-timing table charges to row `type`: its exits so far but
+ * the last one costed (the kernel charges an exit when the next one comes),
+ * a light exit a signal turned into SIGNAL under SIGNAL. Returns the count;
+ * sums (may be NULL) gets the cycles of each stage. */
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT]);
 /* Per exit type, average cycles per stage (non-zero stages only). */
 void cost_write_stages(const cost_model *m, FILE *f);
 

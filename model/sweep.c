@@ -97,38 +97,44 @@ sim_err sweep_eval(const sweep_base *b, const params *q, sweep_totals *out)
         return e;
     *out = b->at;
     out->replayed = false;
-    bool dh = false, dg = false;
-    int64_t guest = 0, all = 0;
+    bool dh = false, dg = false, rounded = false;
+    double guest = 0;
     for (int t = 0; t < EXIT__COUNT; t++) {
-        int64_t d = 0;
+        double d = 0;
         for (int j = 0; j < CFEAT__COUNT; j++) {
             uint64_t n = b->feat[t][j];
             if (!n)
                 continue;
-            int64_t du = (int64_t)cost_feature_unit(m, (exit_type)t,
-                                                    (cost_feature)j) -
-                         (int64_t)b->unit[t][j];
-            if (!du)
+            double u = cost_feature_unit(m, (exit_type)t, (cost_feature)j);
+            double du = u - b->unit[t][j];
+            if (du == 0)
                 continue;
+            /* n x unit rounded per exit: linear only in whole units */
+            if (cost_feature_rounded((cost_feature)j) &&
+                (u != floor(u) || b->unit[t][j] != floor(b->unit[t][j])))
+                rounded = true;
             if (cost_feature_guest_side((cost_feature)j)) {
-                guest += (int64_t)n * du;
+                guest += (double)n * du;
                 dg = true;
             } else {
-                d += (int64_t)n * du;
+                d += (double)n * du;
                 dh = true;
             }
         }
-        out->sum[t] = (uint64_t)((int64_t)out->sum[t] + d);
-        all += d;
+        /* whole units: every product and partial sum is an exact integer
+         * below 2^53 */
+        out->sum[t] = (uint64_t)((int64_t)out->sum[t] + (int64_t)llround(d));
     }
-    out->sum[EXIT_TIMEINGUEST] =
-        (uint64_t)((int64_t)out->sum[EXIT_TIMEINGUEST] + guest);
-    out->total = (uint64_t)((int64_t)out->total + all + guest);
+    out->sum[EXIT_TIMEINGUEST] = (uint64_t)(
+        (int64_t)out->sum[EXIT_TIMEINGUEST] + (int64_t)llround(guest));
+    out->total = 0;
+    for (int t = 0; t < EXIT__COUNT; t++)
+        out->total += out->sum[t];
     cost_free(m);
     /* Costs feed back into the trajectory through the clock (host
      * interrupts land in handler windows, EMUL_WAIT idles to the next tick)
      * and through modelled guest time (D-cache decay). */
-    out->exact = b->ticks_are_cycles &&
+    out->exact = b->ticks_are_cycles && !rounded &&
                  ((!dh && !dg) ||
                   (!b->time_coupled && (!dg || !b->guest_coupled)));
     return SIM_OK;

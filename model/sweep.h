@@ -33,7 +33,7 @@ typedef struct sweep_base {
     params p;                 /* the parameters replayed */
     sweep_totals at;          /* the replay's own prediction */
     uint64_t feat[EXIT__COUNT][CFEAT__COUNT];
-    uint64_t unit[EXIT__COUNT][CFEAT__COUNT]; /* unit cycles at p */
+    double unit[EXIT__COUNT][CFEAT__COUNT]; /* unit cycles at p */
     bool ticks_are_cycles; /* timebase = core clock and nothing capped */
     bool time_coupled;  /* host arrivals in simulated time, or EMUL_WAIT */
     bool guest_coupled; /* modelled guest intervals feed D-cache decay */

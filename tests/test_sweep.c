@@ -227,6 +227,23 @@ static void test_feedback_is_flagged(void)
     CU_ASSERT_FATAL(sweep_replay(tr, &q, &ro, NULL, &rp) == SIM_OK);
     CU_ASSERT(ev.exact);
     assert_same(&ev, &rp, "handler-only cost with D-cache decay");
+    /* UTLB misses are rounded per exit (n x host_tlb_miss_cycles): exact
+     * only between whole units; a fixed stage takes any real value */
+    no_feedback(&base);
+    P(&base, host_tlb_miss_cycles) = 40.5;
+    ro.guest = COST_GUEST_TRACE;
+    CU_ASSERT_FATAL(sweep_replay(tr, &base, &ro, &b, &at) == SIM_OK);
+    q = base;
+    P(&q, host_tlb_miss_cycles) = 41.25;
+    CU_ASSERT_FATAL(sweep_eval(&b, &q, &ev) == SIM_OK);
+    CU_ASSERT(!ev.exact);
+    q = base;
+    P(&q, gfn_to_page_cycles) = 310.7;
+    P(&q, cpi) = 1.337;
+    CU_ASSERT_FATAL(sweep_eval(&b, &q, &ev) == SIM_OK);
+    CU_ASSERT_FATAL(sweep_replay(tr, &q, &ro, NULL, &rp) == SIM_OK);
+    CU_ASSERT(ev.exact);
+    assert_same(&ev, &rp, "real-valued fixed stages");
     /* a stateful parameter cannot be evaluated */
     q = base;
     P(&q, utlb_pinned) = 2;
