@@ -34,6 +34,20 @@ void simmpi_init(simmpi *m)
     m->active = 1;
 }
 
+/* k indices and k items of `size` bytes; out of memory ends the job. */
+static sim_err alloc_items(uint64_t k, size_t size, uint64_t **idx,
+                           unsigned char **buf)
+{
+    *idx = malloc((k + 1) * sizeof **idx);
+    *buf = malloc(k * size + 1);
+    if (*idx && *buf)
+        return SIM_OK;
+    free(*idx);
+    free(*buf);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    return sim_fail(SIM_ERR_NOMEM, "mpi: out of memory");
+}
+
 sim_err simmpi_gather(simmpi *m, void *items, size_t size,
                       unsigned char *done, size_t n)
 {
@@ -44,14 +58,10 @@ sim_err simmpi_gather(simmpi *m, void *items, size_t size,
         uint64_t k = 0;
         for (size_t i = 0; i < n; i++)
             k += done[i] != 0;
-        uint64_t *idx = malloc((k + 1) * sizeof *idx);
-        unsigned char *buf = malloc(k * size + 1);
-        if (!idx || !buf) {
-            free(idx);
-            free(buf);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-            return sim_fail(SIM_ERR_NOMEM, "mpi: out of memory");
-        }
+        uint64_t *idx;
+        unsigned char *buf;
+        if (alloc_items(k, size, &idx, &buf) != SIM_OK)
+            return SIM_ERR_NOMEM;
         uint64_t j = 0;
         for (size_t i = 0; i < n; i++)
             if (done[i]) {
@@ -70,14 +80,10 @@ sim_err simmpi_gather(simmpi *m, void *items, size_t size,
         uint64_t k;
         MPI_Recv(&k, 1, MPI_UINT64_T, (int)r, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        uint64_t *idx = malloc((k + 1) * sizeof *idx);
-        unsigned char *buf = malloc(k * size + 1);
-        if (!idx || !buf) {
-            free(idx);
-            free(buf);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-            return sim_fail(SIM_ERR_NOMEM, "mpi: out of memory");
-        }
+        uint64_t *idx;
+        unsigned char *buf;
+        if (alloc_items(k, size, &idx, &buf) != SIM_OK)
+            return SIM_ERR_NOMEM;
         MPI_Recv(idx, (int)k, MPI_UINT64_T, (int)r, 2, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         MPI_Recv(buf, (int)(k * size), MPI_BYTE, (int)r, 3, MPI_COMM_WORLD,
