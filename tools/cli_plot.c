@@ -1,8 +1,6 @@
-/* cli_plot: grouped bars of two tables' time shares and the per-row error,
- * drawn by gnuplot into PNG and SVG (cli_plot.h). */
-#include "cli_plot.h"
-
-#include <errno.h>
+/* cli_plot: gnuplot (Debian gnuplot-nox) draws sweeps and sensitivity
+ * tornados. The data go to a temporary file, gnuplot writes the picture
+ * under a temporary name, and it is renamed into place when complete. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,134 +8,155 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* gnuplot strings are in double quotes: keep the label printable. */
-static void quoted(FILE *f, const char *s)
+#include "cli_sweep.h"
+
+static int is_svg(const char *path)
 {
-    fputc('"', f);
-    for (; *s; s++)
-        if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
-            fputc(*s, f);
-    fputc('"', f);
+    size_t l = strlen(path);
+    return l > 4 && !strcmp(path + l - 4, ".svg");
 }
 
-static sim_err run_gnuplot(const char *script)
+static sim_err check_ext(const char *path)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return sim_fail(SIM_ERR_IO, "plot: fork: %s", strerror(errno));
-    if (pid == 0) {
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
+    size_t l = strlen(path);
+    if (l > 4 && (!strcmp(path + l - 4, ".png") || is_svg(path)))
+        return SIM_OK;
+    return sim_fail(SIM_ERR_USAGE, "plot: %s: expected a .png or .svg name",
+                    path);
+}
+
+/* Runs gnuplot on script (data in `data`), output to path via a temporary
+ * name. */
+static sim_err run_gnuplot(const char *path, const char *script)
+{
+    size_t l = strlen(path);
+    char *tmp = malloc(l + 16);
+    if (!tmp)
+        return sim_fail(SIM_ERR_NOMEM, "plot: out of memory");
+    snprintf(tmp, l + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        sim_err e = sim_fail(SIM_ERR_IO, "plot: cannot create %s", tmp);
+        free(tmp);
+        return e;
     }
-    int st;
-    if (waitpid(pid, &st, 0) < 0)
-        return sim_fail(SIM_ERR_IO, "plot: waitpid: %s", strerror(errno));
-    if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
-        return sim_fail(SIM_ERR_UNSUPP, "plot: gnuplot not found (Debian "
-                                        "package gnuplot-nox; "
-                                        "tools/install-deps.sh)");
-    if (WEXITSTATUS(st) != 0)
-        return sim_fail(SIM_ERR_IO, "plot: gnuplot failed on %s", script);
+    close(fd);
+    FILE *g = popen("gnuplot 2>&1", "w");
+    if (!g) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: cannot run gnuplot (Debian package "
+                                    "gnuplot-nox)");
+    }
+    if (is_svg(path))
+        fprintf(g, "set terminal svg size 900,600 dynamic background rgb "
+                   "'white'\n");
+    else
+        fprintf(g, "set terminal pngcairo size 900,600\n");
+    fprintf(g, "set output '%s'\n%s\nset output\n", tmp, script);
+    int st = pclose(g);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: gnuplot failed (is gnuplot-nox "
+                                    "installed?)");
+    }
+    if (rename(tmp, path) != 0) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: cannot rename to %s", path);
+    }
+    free(tmp);
     return SIM_OK;
 }
 
-sim_err cli_plot_compare(const char *base, const tcmp *c,
-                         const char *ref_label, const char *label,
-                         const char *title)
+static FILE *data_file(char *name, size_t len)
 {
-    size_t n = strlen(base) + 32;
-    char *dat = malloc(n), *gp = malloc(n), *png = malloc(n), *svg = malloc(n);
-    char *png_t = malloc(n), *svg_t = malloc(n);
-    sim_err e = SIM_OK;
-    if (!dat || !gp || !png || !svg || !png_t || !svg_t) {
-        e = sim_fail(SIM_ERR_NOMEM, "plot: out of memory");
-        goto out;
-    }
-    snprintf(dat, n, "%s.dat.tmp", base);
-    snprintf(gp, n, "%s.gp.tmp", base);
-    snprintf(png, n, "%s.png", base);
-    snprintf(svg, n, "%s.svg", base);
-    snprintf(png_t, n, "%s.png.tmp", base);
-    snprintf(svg_t, n, "%s.svg.tmp", base);
-    FILE *d = fopen(dat, "w");
-    if (!d) {
-        e = sim_fail(SIM_ERR_IO, "plot: %s: %s", dat, strerror(errno));
-        goto out;
-    }
-    /* rows holding >= 0.1% of either side's time, by the reference's */
-    int rows = 0;
-    for (int j = 0; j < c->n; j++) {
-        const tcmp_row *r = &c->rows[c->order[j]];
-        if (r->pct_ref < 0.1 && r->pct < 0.1)
+    snprintf(name, len, "/tmp/sim-plot-XXXXXX");
+    int fd = mkstemp(name);
+    return fd < 0 ? NULL : fdopen(fd, "w");
+}
+
+sim_err sweep_plot(const char *path, const sweep_plan *pl,
+                   const sweep_totals *res, const unsigned char *done)
+{
+    sim_err e = check_ext(path);
+    if (e != SIM_OK)
+        return e;
+    if (pl->naxes > 2)
+        return sim_fail(SIM_ERR_USAGE, "plot: %d swept parameters; a plot "
+                        "shows one (a line) or two (a heat map)", pl->naxes);
+    char dname[64];
+    FILE *d = data_file(dname, sizeof dname);
+    if (!d)
+        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    double prev = NAN;
+    for (size_t i = 0; i < pl->npoints; i++) {
+        if (!done[i])
             continue;
-        double err = isfinite(r->err_sum) ? 100.0 * r->err_sum : 0;
-        fprintf(d, "%s %.4f %.4f %.3f\n", exit_name((exit_type)c->order[j]),
-                r->pct_ref, r->pct, err);
-        rows++;
+        const double *v = &pl->values[i * (size_t)pl->naxes];
+        /* gnuplot's pm3d wants a blank line between scans of the first axis */
+        if (pl->naxes == 2 && !isnan(prev) && v[0] != prev)
+            fputc('\n', d);
+        prev = v[0];
+        double tot = (double)res[i].total / 1e6 /
+                     (double)(res[i].tb_per_usec ? res[i].tb_per_usec : 1);
+        if (pl->naxes == 1)
+            fprintf(d, "%.10g %.9g\n", v[0], tot);
+        else
+            fprintf(d, "%.10g %.10g %.9g\n", v[0], v[1], tot);
     }
     fclose(d);
-    FILE *g = fopen(gp, "w");
-    if (!g) {
-        e = sim_fail(SIM_ERR_IO, "plot: %s: %s", gp, strerror(errno));
-        goto out;
-    }
-    for (int k = 0; k < 2; k++) {
-        if (k == 0)
-            fprintf(g, "set terminal pngcairo size 1200,800 font 'sans,11'\n");
-        else
-            fprintf(g, "set terminal svg size 1200,800 font 'sans,11'\n");
-        fprintf(g, "set output ");
-        quoted(g, k == 0 ? png_t : svg_t);
-        fprintf(g, "\nset multiplot layout 2,1 title ");
-        quoted(g, title);
-        fprintf(g,
-                "\nset style data histogram\n"
-                "set style histogram clustered gap 1\n"
-                "set style fill solid 0.8 border -1\n"
-                "set boxwidth 0.9\n"
-                "set xtics rotate by -35 nomirror\n"
-                "set grid ytics\n"
-                "set key top right\n"
-                "set ylabel 'time share (%%)'\n"
-                "set yrange [0:*]\n"
-                "set title 'time share per row'\n"
-                "plot ");
-        quoted(g, dat);
-        fprintf(g, " using 2:xtic(1) title ");
-        quoted(g, ref_label);
-        fprintf(g, " lc rgb '#4477aa', '' using 3 title ");
-        quoted(g, label);
-        fprintf(g, " lc rgb '#ee6677'\n"
-                   "set ylabel 'sum: (new - ref) / ref (%%)'\n"
-                   "set yrange [*:*]\n"
-                   "set title 'relative error (difference) of each row''s sum'\n"
-                   "unset key\n"
-                   "plot ");
-        quoted(g, dat);
-        fprintf(g, " using 4:xtic(1) lc rgb '#228833'\n"
-                   "unset multiplot\nset output\n");
-    }
-    fclose(g);
-    if (rows == 0) {
-        e = sim_fail(SIM_ERR_RANGE, "plot: no row to draw");
-        goto out;
-    }
-    e = run_gnuplot(gp);
-    if (e == SIM_OK && (rename(png_t, png) != 0 || rename(svg_t, svg) != 0))
-        e = sim_fail(SIM_ERR_IO, "plot: renaming into %s: %s", png,
-                     strerror(errno));
-out:
-    if (dat) {
-        unlink(dat);
-        unlink(gp);
-        unlink(png_t);
-        unlink(svg_t);
-    }
-    free(dat);
-    free(gp);
-    free(png);
-    free(svg);
-    free(png_t);
-    free(svg_t);
+    char script[2048];
+    const char *x = param_name(pl->axes[0].id);
+    if (pl->naxes == 1)
+        snprintf(script, sizeof script,
+                 "set title 'sim sweep: predicted run time vs %s'\n"
+                 "set xlabel '%s (%s)'\nset ylabel 'traced duration (s)'\n"
+                 "set grid\nunset key\n"
+                 "plot '%s' using 1:2 with linespoints lw 2 pt 7\n",
+                 x, x, param_unit(pl->axes[0].id), dname);
+    else
+        snprintf(script, sizeof script,
+                 "set title 'sim sweep: predicted run time (s)'\n"
+                 "set xlabel '%s (%s)'\nset ylabel '%s (%s)'\n"
+                 "set view map\nset pm3d map corners2color c1\n"
+                 "set palette rgbformulae 33,13,10\nunset key\n"
+                 "splot '%s' using 1:2:3 with pm3d\n",
+                 x, param_unit(pl->axes[0].id), param_name(pl->axes[1].id),
+                 param_unit(pl->axes[1].id), dname);
+    e = run_gnuplot(path, script);
+    unlink(dname);
+    return e;
+}
+
+sim_err tornado_plot(const char *path, const char *title,
+                     const char *const *labels, const double *lo,
+                     const double *hi, size_t n)
+{
+    sim_err e = check_ext(path);
+    if (e != SIM_OK)
+        return e;
+    char dname[64];
+    FILE *d = data_file(dname, sizeof dname);
+    if (!d)
+        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    /* largest bar on top: gnuplot draws row 0 at y = 0 (the bottom) */
+    for (size_t k = n; k-- > 0;)
+        fprintf(d, "%zu \"%s\" %.9g %.9g\n", n - 1 - k, labels[k], lo[k],
+                hi[k]);
+    fclose(d);
+    char script[2048];
+    snprintf(script, sizeof script,
+             "set title '%s'\nset xlabel 'change of the run (%%)'\n"
+             "set style fill solid 0.8\nset grid x\nset key bottom right\n"
+             "set yrange [-0.8:%zu-0.2]\nset ytics font ',8'\n"
+             "plot '%s' using (0):1:(0):3:($1-0.35):($1+0.35):ytic(2) "
+             "with boxxyerror lc rgb '#2a9d8f' title '10%% lower', "
+             "'' using (0):1:(0):4:($1-0.35):($1+0.35) with boxxyerror "
+             "lc rgb '#e76f51' title '10%% higher'\n",
+             title, n, dname);
+    e = run_gnuplot(path, script);
+    unlink(dname);
     return e;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_plot.h"
+#include "cli_plotcmp.h"
 #include "cli_progress.h"
 #include "outfile.h"
 #include "params.h"

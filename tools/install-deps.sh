@@ -11,6 +11,7 @@ else
   PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
         libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
         libunicorn-dev libsystemc-dev libelf-dev gnuplot-nox
+        openmpi-bin libopenmpi-dev
         gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"
 fi
 missing=""

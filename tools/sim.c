@@ -24,6 +24,7 @@ static const command commands[] = {
     {"params", cli_params, "cycle-model parameters: show | doc"},
     {"whatif", cli_whatif, "predict the table after an optimization (pv, no-iccci ...), with the delta"},
     {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
+    {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
 };
 
 static void usage(FILE *f)

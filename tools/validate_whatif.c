@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_plot.h"
+#include "cli_plotcmp.h"
 #include "params.h"
 #include "replay.h"
 #include "stats.h"

@@ -1,9 +1,9 @@
-/* cli_plot: pictures of a table comparison with gnuplot (Debian
+/* cli_plotcmp: pictures of a table comparison with gnuplot (Debian
  * gnuplot-nox): time share per row, reference vs other, as grouped bars,
  * and each row's relative error of its sum. Writes BASE.png and BASE.svg
  * (temporary names, renamed when gnuplot succeeded). */
-#ifndef CLI_PLOT_H
-#define CLI_PLOT_H
+#ifndef CLI_PLOTCMP_H
+#define CLI_PLOTCMP_H
 
 #include "sim_err.h"
 #include "tcmp.h"
