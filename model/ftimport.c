@@ -173,6 +173,13 @@ static SIM_MUST_CHECK sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
         if ((e = trace_writer_open(&v->w, im->out_path, &im->h))) {
             tlb440_free(v->tlb);
             free(v);
+            if (im->nv > 0 && e == SIM_ERR_USAGE) {
+                /* a device or pipe takes one trace, not one per thread */
+                char m[400];
+                snprintf(m, sizeof m, "%s", sim_errmsg());
+                e = sim_fail(e, "%s; several threads emit kvm events: "
+                                "choose one with --vcpu PID", m);
+            }
             return e;
         }
     }

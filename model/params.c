@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct param_def {
     const char *name;
@@ -212,11 +213,22 @@ static sim_err ini_result(params *p, ini_ctx *c, int rc, const char *name)
 sim_err params_load_file(params *p, const char *path)
 {
     ini_ctx c = {.p = p, .path = path};
-    errno = 0;
-    int rc = ini_parse(path, params_ini_line, &c);
-    if (rc == -1)
+    FILE *f = fopen(path, "r");
+    if (!f)
         return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
-                        strerror(errno ? errno : ENOENT));
+                        strerror(errno));
+    /* a directory opens, then reads as an empty file: refuse it */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return sim_fail(SIM_ERR_IO, "%s: is a directory, not a parameter "
+                                    "file", path);
+    }
+    int rc = ini_parse_file(f, params_ini_line, &c);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad && rc == 0)
+        return sim_fail(SIM_ERR_IO, "%s: read failed", path);
     return ini_result(p, &c, rc, path);
 }
 

@@ -45,6 +45,11 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
  * exit code (2) with the message printed. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
 
+/* Checks an output path before the work starts (outfile_check: a directory
+ * or a missing directory is refused); 0, or the exit code after the
+ * message. NULL and "-" are fine. */
+int cli_check_output(const char *path);
+
 /* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
  * success. */
 int cli_parse_u64(const char *s, unsigned long long *v);

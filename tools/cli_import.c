@@ -127,11 +127,20 @@ static int cmd_ftrace(int argc, char **argv)
                                argv[optind], argv[optind + 1]);
     if (!out)
         return cli_usage_error("import ftrace", "-o TRACE is required");
+    /* every output checked before the work: an error means no output */
+    if ((c = cli_check_output(out)) || (c = cli_check_output(report)))
+        return c;
     const char *in = argv[optind];
     o.name = strcmp(in, "-") ? base_name(in) : "<stdin>";
     ftimport_report rep;
     memset(&rep, 0, sizeof rep);
     sim_err e = ftimport_file(in, &o, out, &rep);
+    if (e) {
+        /* no trace was written: no report file either; stderr keeps it */
+        if (rep.lines)
+            ftimport_print_report(stderr, &rep, base_name(out));
+        return cli_report(e);
+    }
     outfile rf;
     sim_err re = SIM_OK;
     FILE *rs = stderr;
@@ -140,11 +149,10 @@ static int cmd_ftrace(int argc, char **argv)
             return cli_report(re);
         rs = rf.f;
     }
-    if (rep.lines || e == SIM_OK)
-        ftimport_print_report(rs, &rep, base_name(out));
+    ftimport_print_report(rs, &rep, base_name(out));
     if (report && (re = outfile_commit(&rf)))
         return cli_report(re);
-    return e ? cli_report(e) : 0;
+    return 0;
 }
 
 int cli_import(int argc, char **argv)

@@ -470,6 +470,9 @@ int cli_record(int argc, char **argv)
                                wl->name);
     if (!out)
         return cli_usage_error("record", "-o TRACE is required");
+    int bad = cli_check_output(out);
+    if (bad)
+        return bad;
     if ((pfile || nsets) && !model)
         return cli_usage_error("record", "--params/--set need --model");
     cost_model *cm = NULL;

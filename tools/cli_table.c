@@ -263,6 +263,8 @@ static int cmd_convert(int argc, char **argv)
     if (!o.to_set)
         return cli_usage_error("table convert", "--to FMT is required (%s)",
                                FORMATS);
+    if ((rc = cli_check_output(o.out)))
+        return rc;
     table t;
     sim_err e = load(&t, argv[optind], &o);
     if (e != SIM_OK)

@@ -265,6 +265,8 @@ static int cmd_pack(int argc, char **argv)
     }
     if (!a.out)
         return cli_usage_error("trace pack", "-o FILE is required");
+    if ((rc = cli_check_output(a.out)))
+        return rc;
     int is_stdin = !strcmp(a.file, "-");
     FILE *in = is_stdin ? stdin : fopen(a.file, "r");
     if (!in)

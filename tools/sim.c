@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "sim_config.h"
 
 typedef struct command {
@@ -91,6 +92,14 @@ int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
     else
         return cli_usage_error(cmd, "unknown unit '%s' (usec, ticks)", arg);
     return 0;
+}
+
+int cli_check_output(const char *path)
+{
+    if (!path)
+        return 0;
+    sim_err e = outfile_check(path);
+    return e ? cli_report(e) : 0;
 }
 
 int cli_parse_u64(const char *s, unsigned long long *v)
