@@ -770,7 +770,8 @@ uint64_t cost_type_count(const cost_model *m, exit_type type)
 void cost_write_stages(const cost_model *m, FILE *f)
 {
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
-               "'guest' stages are charged to TIMEINGUEST\n");
+               "'guest' stages are charged to TIMEINGUEST\n"
+               "# (each stage and its parameters: docs/cost-model.md)\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {

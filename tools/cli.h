@@ -25,10 +25,11 @@ int cli_params_resolve(struct params *p, const char *file, char *const *sets,
 /* `sim trace synth ...` (argv[0] = "synth"), in cli_synth.c */
 int cli_trace_synth(int argc, char **argv);
 
-/* Prints "sim: <message>" (the last sim_errmsg, or the status text) to
- * stderr and returns the exit code for e. */
+/* Prints "sim <command>: <message>" (the command and subcommand being run,
+ * the last sim_errmsg or else the status text) to stderr and returns the
+ * exit code for e. Every error of a command carries the same prefix. */
 int cli_report(sim_err e);
-/* Prints "sim: <fmt>" plus a hint to run --help; returns 2. */
+/* Prints "sim <cmd>: <fmt>" plus a hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A subcommand of a command (`sim trace dump`: "dump"). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "ftimport.h"
 #include "outfile.h"
 
@@ -132,9 +133,15 @@ static int cmd_ftrace(int argc, char **argv)
         return c;
     const char *in = argv[optind];
     o.name = strcmp(in, "-") ? base_name(in) : "<stdin>";
+    o.path = strcmp(in, "-") ? in : "<stdin>";
     ftimport_report rep;
     memset(&rep, 0, sizeof rep);
+    cli_progress prog;
+    cli_progress_init(&prog, "import", "lines");
+    o.progress = cli_progress_update;
+    o.progress_ctx = &prog;
     sim_err e = ftimport_file(in, &o, out, &rep);
+    cli_progress_done(&prog);
     if (e) {
         /* no trace was written: no report file either; stderr keeps it */
         if (rep.lines)
