@@ -18,6 +18,15 @@ no_temp() {
   [ -z "$left" ] || fail "temporary files left behind: $left"
 }
 
+# synth -o link.bin: the link stays, the trace lands at its target $1
+through_link() {
+  ref
+  synth link.bin 2>/dev/null || fail "synth -o link.bin failed"
+  [ -L link.bin ] || fail "the symlink was replaced by a $(stat -c %F link.bin)"
+  cmp -s ref.bin "$1" || fail "the link's target $1 does not hold the trace"
+  no_temp
+}
+
 case $case_ in
 fifo)
   ref
@@ -29,26 +38,14 @@ fifo)
   cmp -s ref.bin got.bin || fail "the reader of the FIFO did not get the trace"
   no_temp ;;
 symlink)
-  ref
   echo old >target.bin && ln -s target.bin link.bin
-  synth link.bin 2>/dev/null || fail "synth -o symlink failed"
-  [ -L link.bin ] || fail "the symlink was replaced by a $(stat -c %F link.bin)"
-  cmp -s ref.bin target.bin || fail "the symlink's target does not hold the trace"
-  no_temp ;;
+  through_link target.bin ;;
 dangling)
-  ref
   mkdir sub && ln -s sub/new.bin link.bin
-  synth link.bin 2>/dev/null || fail "synth -o dangling symlink failed"
-  [ -L link.bin ] || fail "the dangling symlink was replaced"
-  cmp -s ref.bin sub/new.bin || fail "the trace is not at the link's target sub/new.bin"
-  no_temp ;;
+  through_link sub/new.bin ;;
 absolute)
-  ref
   ln -s "$PWD/abs.bin" link.bin
-  synth link.bin 2>/dev/null || fail "synth -o absolute symlink failed"
-  [ -L link.bin ] || fail "the absolute symlink was replaced"
-  cmp -s ref.bin abs.bin || fail "the trace is not at the absolute link's target"
-  no_temp ;;
+  through_link abs.bin ;;
 stdout)
   # a link to this process's stdout (as /dev/stdout is), stdout a pipe and
   # then a regular file: written through the stream, the link left alone
