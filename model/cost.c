@@ -46,7 +46,11 @@ enum {
 struct cost_model {
     params p;
     tlb440 *tlb;
-    gsl_rng *rng;
+    /* one generator per purpose, so that a change of one cost does not
+     * shift the draws of another (common random numbers for calibration):
+     * guest runs, QEMU round trips, host interrupt arrivals, their work,
+     * preemption */
+    gsl_rng *rng, *rng_qemu, *rng_host, *rng_work, *rng_pre;
     uint64_t core_hz, tb_hz;
     double tb_per_cycle;
 
@@ -55,13 +59,29 @@ struct cost_model {
     uint64_t fixed[EXIT__COUNT][CSTAGE__COUNT];
     uint64_t fixed_handler[EXIT__COUNT], fixed_guest[EXIT__COUNT];
     uint64_t emul[INSN__COUNT], spr[4];
-    uint64_t data_lines, scan_all, ref_scan, line_bytes;
+    uint64_t scan_all, ref_scan, line_bytes;
+    double data_lines;
     unsigned icache_lines;
     double cpi;
 
-    /* results */
+    /* results: stage cycles of every costed exit by the row that charges
+     * it: fixed[t] x nfixed[t] (guest-side stages: nfixed[t] -
+     * nfixed_meas[t]) plus var[t]; an exit a signal turned into SIGNAL has
+     * its path's fixed stages in var[SIGNAL]. */
     uint64_t var[EXIT__COUNT][CSTAGE__COUNT];
-    uint64_t count[EXIT__COUNT];
+    uint64_t count[EXIT__COUNT], nfixed[EXIT__COUNT];
+    uint64_t nfixed_meas[EXIT__COUNT];
+    /* exits whose guest time came from the trace: their guest-side fixed
+     * stages (stub, tail) are inside the measured time, not added */
+    uint64_t count_measured[EXIT__COUNT];
+    /* the last exit costed, which the kernel has not charged yet (it
+     * charges an exit when the next one comes): its varying stages (only
+     * those in k_varying are kept), the path whose fixed stages it paid,
+     * the row it is charged to and whether its guest time was measured */
+    uint64_t cur[CSTAGE__COUNT];
+    int cur_from, cur_row; /* -1: none */
+    bool cur_measured;
+    int guest_mode; /* cost_guest_mode */
 
     /* state */
     uint64_t now; /* cycles since reset */
@@ -83,7 +103,8 @@ struct cost_model {
     double decay_scale; /* 64 / dcache_decay_cycles */
     /* hot-path parameters as integers (a double->integer conversion per
      * use costs more than the arithmetic) */
-    uint64_t k_host_miss, k_icache_miss, k_dtlb_shadow, k_shadow_refill;
+    double k_host_miss;
+    uint64_t k_icache_miss, k_dtlb_shadow, k_shadow_refill;
     uint64_t k_guest_lines, k_scan;
     unsigned k_common_pages, k_path_pages;
     uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
@@ -167,12 +188,15 @@ static void precompute(cost_model *m)
     double cpi = m->cpi = P(p, cpi);
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
-    uint64_t miss = (uint64_t)P(p, icache_miss_cycles);
+    /* cost parameters enter as reals (rounded once per stage), so that a
+     * fit can move them smoothly; whole values give whole products */
+    double missd = P(p, icache_miss_cycles);
+    uint64_t miss = cyc(missd);
     m->scan_all = (uint64_t)(P(p, gtlb_entries) * P(p, tlb_scan_cycles));
     /* the shadow-ref loops run over slots 0..hwater */
     m->ref_scan = (uint64_t)((P(p, utlb_entries) - P(p, utlb_pinned)) *
                              P(p, tlb_scan_cycles));
-    m->data_lines = (uint64_t)P(p, common_data_lines);
+    m->data_lines = P(p, common_data_lines);
 
     uint64_t dec = cyc(cpi * P(p, decode_insns));
     for (int c = 0; c < INSN__COUNT; c++) {
@@ -211,7 +235,7 @@ static void precompute(cost_model *m)
             cyc(cpi * (P(p, exit_asm_insns) +
                        (pa & PATH_LASTINST ? P(p, lastinst_insns) : 0)));
         f[CSTAGE_timing] =
-            (uint64_t)(P(p, timing_divides) * P(p, do_div_cycles));
+            cyc(P(p, timing_divides) * P(p, do_div_cycles));
         f[CSTAGE_dispatch] = cyc(cpi * P(p, dispatch_insns));
         double lines = P(p, common_code_lines);
         if (pa & (PATH_EMUL | PATH_MMIO))
@@ -233,11 +257,11 @@ static void precompute(cost_model *m)
             f[CSTAGE_tlbsearch] = cyc(cpi * P(p, tlbmiss_insns));
         if (pa & PATH_MAP)
             f[CSTAGE_shadowmap] = cyc(cpi * P(p, map_insns)) +
-                                  (uint64_t)P(p, gfn_to_page_cycles) +
-                                  4 * (uint64_t)P(p, tlbwe_cycles);
+                                  cyc(P(p, gfn_to_page_cycles)) +
+                                  cyc(4 * P(p, tlbwe_cycles));
         if (pa & PATH_MAGIC) /* the shared page needs no gfn_to_page */
             f[CSTAGE_shadowmap] =
-                cyc(cpi * P(p, map_insns)) + 4 * (uint64_t)P(p, tlbwe_cycles);
+                cyc(cpi * P(p, map_insns)) + cyc(4 * P(p, tlbwe_cycles));
         if (pa & PATH_MMIO)
             f[CSTAGE_emulate] = m->emul[INSN_LOADSTORE];
         if (pa & PATH_REFLECT)
@@ -245,9 +269,9 @@ static void precompute(cost_model *m)
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
         f[CSTAGE_resume] =
-            cyc(cpi * P(p, resume_insns)) + (uint64_t)P(p, iccci_cycles);
+            cyc(cpi * P(p, resume_insns)) + cyc(P(p, iccci_cycles));
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
-                         (uint64_t)P(p, stub_code_lines) * miss;
+                         cyc(P(p, stub_code_lines) * missd);
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
         m->fixed_handler[t] = m->fixed_guest[t] = 0;
         for (int s = 0; s < CSTAGE__COUNT; s++) {
@@ -260,7 +284,7 @@ static void precompute(cost_model *m)
     for (int i = 0; i <= DECAY_STEPS; i++)
         m->decay[i] = 1.0 - exp(-(double)i / 64.0);
     m->decay_scale = 64.0 / P(p, dcache_decay_cycles);
-    m->k_host_miss = (uint64_t)P(p, host_tlb_miss_cycles);
+    m->k_host_miss = P(p, host_tlb_miss_cycles);
     m->k_icache_miss = miss;
     m->k_dtlb_shadow = (uint64_t)P(p, dtlb_shadow);
     m->k_shadow_refill = (uint64_t)P(p, shadow_refill_cycles);
@@ -301,7 +325,17 @@ sim_err cost_new(cost_model **mp, const params *p)
         return e;
     }
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!m->rng) {
+    m->rng_qemu = gsl_rng_alloc(gsl_rng_mt19937);
+    m->rng_host = gsl_rng_alloc(gsl_rng_mt19937);
+    m->rng_pre = gsl_rng_alloc(gsl_rng_mt19937);
+    m->rng_work = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!m->rng || !m->rng_qemu || !m->rng_host || !m->rng_pre ||
+        !m->rng_work) {
+        gsl_rng_free(m->rng_work);
+        gsl_rng_free(m->rng);
+        gsl_rng_free(m->rng_qemu);
+        gsl_rng_free(m->rng_host);
+        gsl_rng_free(m->rng_pre);
         tlb440_free(m->tlb);
         free(m);
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
@@ -320,12 +354,16 @@ void cost_free(cost_model *m)
         return;
     tlb440_free(m->tlb);
     gsl_rng_free(m->rng);
+    gsl_rng_free(m->rng_qemu);
+    gsl_rng_free(m->rng_host);
+    gsl_rng_free(m->rng_pre);
+    gsl_rng_free(m->rng_work);
     free(m);
 }
 
-static uint64_t draw_exp(cost_model *m, double mean)
+static uint64_t draw_exp(gsl_rng *r, double mean)
 {
-    return mean > 0 ? cyc(gsl_ran_exponential(m->rng, mean)) : 0;
+    return mean > 0 ? cyc(gsl_ran_exponential(r, mean)) : 0;
 }
 
 /* Guest instructions until the next exit (see gq). */
@@ -352,9 +390,20 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->tb_hz = tb_hz ? tb_hz : m->core_hz;
     m->tb_per_cycle = (double)m->tb_hz / (double)m->core_hz;
     tlb440_reset(m->tlb);
-    gsl_rng_set(m->rng, (unsigned long)P(p, seed));
+    unsigned long seed = (unsigned long)P(p, seed);
+    gsl_rng_set(m->rng, seed);
+    gsl_rng_set(m->rng_qemu, seed ^ 0x51ed270bUL);
+    gsl_rng_set(m->rng_host, seed ^ 0x2545f491UL);
+    gsl_rng_set(m->rng_pre, seed ^ 0x9e3779b9UL);
+    gsl_rng_set(m->rng_work, seed ^ 0x6c8e9cf5UL);
     memset(m->var, 0, sizeof m->var);
     memset(m->count, 0, sizeof m->count);
+    memset(m->count_measured, 0, sizeof m->count_measured);
+    memset(m->nfixed, 0, sizeof m->nfixed);
+    memset(m->nfixed_meas, 0, sizeof m->nfixed_meas);
+    memset(m->cur, 0, sizeof m->cur);
+    m->cur_from = m->cur_row = -1;
+    m->cur_measured = false;
     memset(m->ic_ok, 0, sizeof m->ic_ok);
     for (int i = 0; i < N_HINT; i++)
         m->hint_common[i] = m->hint_path[i] = -1;
@@ -366,10 +415,10 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     double hz = (double)m->core_hz;
     m->tick_period = P(p, host_tick_hz) > 0 ? cyc(hz / P(p, host_tick_hz)) : 0;
     m->next_tick = m->tick_period
-                       ? cyc(gsl_rng_uniform(m->rng) * (double)m->tick_period)
+                       ? cyc(gsl_rng_uniform(m->rng_host) * (double)m->tick_period)
                        : UINT64_MAX;
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
-    m->next_irq = m->irq_mean > 0 ? draw_exp(m, m->irq_mean) : UINT64_MAX;
+    m->next_irq = m->irq_mean > 0 ? draw_exp(m->rng_host, m->irq_mean) : UINT64_MAX;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
 }
 
@@ -419,7 +468,7 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
         seen[i] = ver[hints[i]];
     }
-    return misses * m->k_host_miss;
+    return cyc(misses * m->k_host_miss);
 }
 
 /* Pages touched by QEMU or another host task: a moving window over many
@@ -432,59 +481,93 @@ static uint64_t other_task_pages(cost_model *m, unsigned n)
         misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
     }
     m->qemu_round++;
-    return misses * (uint64_t)P(&m->p, host_tlb_miss_cycles);
+    return cyc(misses * P(&m->p, host_tlb_miss_cycles));
 }
 
-static uint64_t lognormal_usec(cost_model *m, double median, double sigma)
+static uint64_t lognormal_usec(cost_model *m, gsl_rng *r, double median,
+                               double sigma)
 {
     if (median <= 0)
         return 0;
-    double us =
-        sigma > 0 ? gsl_ran_lognormal(m->rng, log(median), sigma) : median;
+    double us = sigma > 0 ? gsl_ran_lognormal(r, log(median), sigma) : median;
     return cyc(us * (double)m->core_hz / 1e6);
+}
+
+/* The stages that vary from exit to exit (the others are fixed[] per
+ * path): handler_terms, the guest run and the host work added to the exit
+ * in progress. */
+static const cost_stage k_varying[] = {
+    CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
+    CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
+    CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill,   CSTAGE_hostwork,
+    CSTAGE_preempt, CSTAGE_reflect};
+#define N_VARYING (sizeof k_varying / sizeof k_varying[0])
+
+#ifndef NDEBUG
+static bool is_varying(cost_stage s)
+{
+    for (size_t k = 0; k < N_VARYING; k++)
+        if (k_varying[k] == s)
+            return true;
+    return false;
+}
+#endif
+
+/* c more cycles of stage s for the exit in progress (cur[] of the other
+ * stages stays 0). */
+static void add_current(cost_model *m, cost_stage s, uint64_t c)
+{
+    assert(m->cur_row >= 0 && is_varying(s));
+    m->var[m->cur_row][s] += c;
+    m->cur[s] += c;
 }
 
 /* Host interrupt code and the pages its handlers touch. */
 static uint64_t hostirq_common(cost_model *m)
 {
     const params *p = &m->p;
-    uint64_t c =
-        (uint64_t)P(p, hostirq_code_lines) * (uint64_t)P(p, icache_miss_cycles);
+    uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
     unsigned n = (unsigned)P(p, hostirq_host_pages);
     c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
     m->thrash = true;
     return c;
 }
 
-static uint64_t preemption(cost_model *m, exit_type type)
+static uint64_t preemption(cost_model *m)
 {
     const params *p = &m->p;
     if (P(p, preempt_prob) <= 0 ||
-        gsl_rng_uniform(m->rng) >= P(p, preempt_prob))
+        gsl_rng_uniform(m->rng_pre) >= P(p, preempt_prob))
         return 0;
-    double us = gsl_ran_pareto(m->rng, P(p, preempt_alpha), P(p, preempt_usec));
+    double us =
+        gsl_ran_pareto(m->rng_pre, P(p, preempt_alpha), P(p, preempt_usec));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
     /* the other task refills the UTLB */
     c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-    m->var[type][CSTAGE_preempt] += c;
+    add_current(m, CSTAGE_preempt, c);
     return c;
 }
 
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
-    uint64_t c = (uint64_t)P(&m->p, host_tick_cycles) + hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
-    return c + preemption(m, type);
+    uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
+    return c + preemption(m);
 }
 
 uint64_t cost_host_irq(cost_model *m, exit_type type)
 {
     uint64_t c =
-        lognormal_usec(m, P(&m->p, host_irq_usec), P(&m->p, host_irq_sigma)) +
+        lognormal_usec(m, m->rng_work, P(&m->p, host_irq_usec),
+                       P(&m->p, host_irq_sigma)) +
         hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
     return c;
 }
 
@@ -547,12 +630,47 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     unsigned put = tlb440_vcpu_put(m->tlb);
     v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     unsigned load = tlb440_vcpu_load(m->tlb);
-    v[CSTAGE_heavy] += put * (uint64_t)P(p, vcpu_put_cycles) +
-                       load * (uint64_t)P(p, vcpu_load_cycles);
+    v[CSTAGE_heavy] +=
+        cyc(put * P(p, vcpu_put_cycles) + load * P(p, vcpu_load_cycles));
     double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
                  : t == EXIT_DCR ? P(p, qemu_dcr_usec)
                                  : P(p, qemu_signal_usec);
-    v[CSTAGE_qemu] += lognormal_usec(m, med, P(p, qemu_sigma));
+    v[CSTAGE_qemu] += lognormal_usec(m, m->rng_qemu, med, P(p, qemu_sigma));
+}
+
+/* The fixed stage s of the exit in progress (a measured guest time holds
+ * the guest-side ones). */
+static uint64_t cur_fixed(const cost_model *m, int s)
+{
+    if (m->cur_measured && stage_guest[s])
+        return 0;
+    return m->fixed[m->cur_from][s];
+}
+
+/* The exit in progress is charged to row `to` instead (SIGNAL): its
+ * stages so far move with it. */
+static void retype_current(cost_model *m, int to)
+{
+    int from = m->cur_row;
+    if (from == to)
+        return;
+    for (size_t k = 0; k < N_VARYING; k++) {
+        cost_stage s = k_varying[k];
+        m->var[from][s] -= m->cur[s];
+        m->var[to][s] += m->cur[s];
+    }
+    if (from == m->cur_from) {
+        m->nfixed[from]--;
+        m->nfixed_meas[from] -= m->cur_measured;
+    }
+    for (int s = 0; s < CSTAGE__COUNT; s++) {
+        if (from != m->cur_from)
+            m->var[from][s] -= cur_fixed(m, s);
+        m->var[to][s] += cur_fixed(m, s);
+    }
+    m->count[from]--;
+    m->count[to]++;
+    m->cur_row = to;
 }
 
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
@@ -560,12 +678,15 @@ uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
     const params *p = &m->p;
     uint64_t v[CSTAGE__COUNT] = {0};
     v[CSTAGE_heavy] = cyc(m->cpi * P(p, ioctl_insns));
-    v[CSTAGE_icache] =
-        (uint64_t)P(p, heavy_code_lines) * (uint64_t)P(p, icache_miss_cycles);
+    v[CSTAGE_icache] = cyc(P(p, heavy_code_lines) * P(p, icache_miss_cycles));
     heavy_terms(m, EXIT_SIGNAL, v);
     uint64_t other = 0;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    retype_current(m, EXIT_SIGNAL); /* the kernel's last writer */
     for (int s = 0; s < CSTAGE__COUNT; s++) {
-        m->var[t][s] += v[s];
+        if (v[s])
+            add_current(m, (cost_stage)s, v[s]);
         if (s != CSTAGE_qemu)
             other += v[s];
     }
@@ -581,7 +702,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     const params *p = &m->p;
     unsigned pa = m->path[t];
     bool pr = (r->flags & TRF_GUEST_PR) != 0;
-    uint64_t data_lines = m->data_lines;
+    double data_lines = m->data_lines;
 
     /* UTLB: the module pages every exit touches, plus the path's own */
     v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
@@ -604,7 +725,8 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
                 v[CSTAGE_tlbsearch] = m->ref_scan;
             else if (c == INSN_TLBSX) {
                 v[CSTAGE_tlbsearch] = m->scan_all;
-                data_lines += (uint64_t)P(p, gtlb_entries) * 16 / m->line_bytes;
+                data_lines += dbl((uint64_t)P(p, gtlb_entries) * 16 /
+                                  m->line_bytes);
             }
         }
     }
@@ -624,7 +746,7 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
             tlb440_map_info mi;
             tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
             if (mi.released)
-                v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+                v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
         }
     }
     if (pa & PATH_MAGIC) {
@@ -633,10 +755,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         tlb440_map_info mi;
         tlb440_map_magic(m->tlb, ea, 0xfffff000u, &mi);
         if (mi.released)
-            v[CSTAGE_shadowmap] = (uint64_t)P(p, release_cycles);
+            v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
     }
     /* handler data the guest evicted since the last exit */
-    double cold = dbl(data_lines) * m->dcold;
+    double cold = data_lines * m->dcold;
     v[CSTAGE_dcache] = cyc(cold * P(p, dcache_miss_cycles));
 
     if (pa & PATH_HEAVY)
@@ -666,7 +788,7 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t start,
             m->next_tick += m->tick_period;
         } else {
             c = cost_host_irq(m, t);
-            m->next_irq += 1 + draw_exp(m, m->irq_mean);
+            m->next_irq += 1 + draw_exp(m->rng_host, m->irq_mean);
         }
         end += c;
         added += c;
@@ -682,14 +804,20 @@ static void skip_arrivals(cost_model *m)
         m->next_tick += k * m->tick_period;
     }
     while (m->next_irq < m->now)
-        m->next_irq += 1 + draw_exp(m, m->irq_mean);
+        m->next_irq += 1 + draw_exp(m->rng_host, m->irq_mean);
 }
 
-void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
-               uint64_t *handler, uint64_t *guest)
+/* One exit; guest_cycles != COST_DRAW: the guest interval is that many
+ * cycles (measured), not modelled from guest_insns. */
+static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+                      uint64_t guest_cycles, uint64_t *handler,
+                      uint64_t *guest)
 {
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
+    m->cur_from = m->cur_row = (int)t;
+    m->cur[CSTAGE_hostwork] = m->cur[CSTAGE_preempt] = 0;
+    m->cur[CSTAGE_reflect] = 0;
     /* only the varying stages are used; zeroing all of v costs a rep stos
      * per exit */
     uint64_t v[CSTAGE__COUNT], host = 0;
@@ -699,7 +827,10 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     m->thrash = false;
     /* drawn first: the guest run does not depend on the handler, and the
      * CPU overlaps its latency with the handler terms */
-    uint64_t n = guest_insns == COST_DRAW ? draw_guest(m) : guest_insns;
+    bool measured = guest_cycles != COST_DRAW;
+    uint64_t n = measured              ? 0
+                 : guest_insns == COST_DRAW ? draw_guest(m)
+                                            : guest_insns;
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
@@ -710,16 +841,24 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
 
-    v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
-    uint64_t lines = (n + 7) / 8;
-    if (lines > m->k_guest_lines)
-        lines = m->k_guest_lines;
-    uint64_t dtlb = (n + 15) / 16;
-    if (dtlb > m->k_dtlb_shadow)
-        dtlb = m->k_dtlb_shadow;
-    v[CSTAGE_grefill] =
-        lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
-    uint64_t g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
+    uint64_t g;
+    if (measured) { /* stub, tail, refill and run are all inside it */
+        v[CSTAGE_guest] = g = guest_cycles;
+        v[CSTAGE_grefill] = 0;
+        m->count_measured[t]++;
+        m->nfixed_meas[t]++;
+    } else {
+        v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
+        uint64_t lines = (n + 7) / 8;
+        if (lines > m->k_guest_lines)
+            lines = m->k_guest_lines;
+        uint64_t dtlb = (n + 15) / 16;
+        if (dtlb > m->k_dtlb_shadow)
+            dtlb = m->k_dtlb_shadow;
+        v[CSTAGE_grefill] =
+            lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
+    }
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
@@ -732,17 +871,60 @@ void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     if (m->internal_host)
         skip_arrivals(m);
 
-    m->count[t]++;
-    static const cost_stage varying[] = {
-        CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
-        CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
-        CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill};
+    m->cur_measured = measured;
+    /* the first 11 of k_varying are v's; host work is added as it comes */
     uint64_t *acc = m->var[t];
-    for (size_t k = 0; k < sizeof varying / sizeof varying[0]; k++)
-        acc[varying[k]] += v[varying[k]];
+    for (size_t k = 0; k < N_VARYING - 3; k++) {
+        acc[k_varying[k]] += v[k_varying[k]];
+        m->cur[k_varying[k]] = v[k_varying[k]];
+    }
+    m->count[t]++;
+    m->nfixed[t]++;
     m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;
+}
+
+void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
+               uint64_t *handler, uint64_t *guest)
+{
+    exit_impl(m, r, guest_insns, COST_DRAW, handler, guest);
+}
+
+void cost_set_guest_mode(cost_model *m, cost_guest_mode mode)
+{
+    m->guest_mode = mode;
+}
+
+bool cost_guest_from_trace(const cost_model *m, const trace_rec *r)
+{
+    return m->guest_mode == COST_GUEST_TRACE &&
+           (r->flags & TRF_GUEST_KNOWN) != 0;
+}
+
+void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
+                      uint64_t *guest)
+{
+    if (!cost_guest_from_trace(m, r)) {
+        exit_impl(m, r, COST_DRAW, COST_DRAW, handler, guest);
+        return;
+    }
+    /* ticks -> cycles for the model's clock and D-cache decay */
+    double c = m->tb_hz == m->core_hz ? (double)r->guest
+                                      : (double)r->guest / m->tb_per_cycle;
+    exit_impl(m, r, 0, cyc(c), handler, guest);
+}
+
+void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
+                       uint64_t *modelled)
+{
+    uint64_t a = 0, n = 0;
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        a += m->count_measured[t];
+        n += m->count[t];
+    }
+    *from_trace = a;
+    *modelled = n - a;
 }
 
 uint64_t cost_last_qemu(const cost_model *m)
@@ -753,13 +935,18 @@ uint64_t cost_last_qemu(const cost_model *m)
 uint64_t cost_deliver(cost_model *m, exit_type t)
 {
     uint64_t c = cyc(m->cpi * P(&m->p, reflect_insns));
-    m->var[t][CSTAGE_reflect] += c;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    add_current(m, CSTAGE_reflect, c);
     return c;
 }
 
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)
 {
-    return m->fixed[type][s] * m->count[type] + m->var[type][s];
+    uint64_t n = m->nfixed[type];
+    if (stage_guest[s])
+        n -= m->nfixed_meas[type];
+    return m->fixed[type][s] * n + m->var[type][s];
 }
 
 uint64_t cost_type_count(const cost_model *m, exit_type type)
@@ -767,27 +954,47 @@ uint64_t cost_type_count(const cost_model *m, exit_type type)
     return m->count[type];
 }
 
+static uint64_t charged_sum(const cost_model *m, exit_type type,
+                            cost_stage s)
+{
+    uint64_t c = cost_stage_sum(m, type, s);
+    if (m->cur_row == (int)type)
+        c -= cur_fixed(m, s) + m->cur[s];
+    return c;
+}
+
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT])
+{
+    for (int s = 0; sums && s < CSTAGE__COUNT; s++)
+        sums[s] = charged_sum(m, type, (cost_stage)s);
+    return m->count[type] - (m->cur_row == (int)type);
+}
+
 void cost_write_stages(const cost_model *m, FILE *f)
 {
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
                "'guest' stages are charged to TIMEINGUEST\n"
+               "# over the exits the table charges (all but the last), "
+               "under the row that charges them\n"
                "# (each stage and its parameters: docs/cost-model.md)\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {
-        if (!m->count[t])
+        uint64_t charged = cost_charged(m, (exit_type)t, NULL);
+        if (!charged)
             continue;
-        double n = (double)m->count[t], tot[2] = {0, 0};
+        double n = (double)charged, tot[2] = {0, 0};
         for (int s = 0; s < CSTAGE__COUNT; s++)
             tot[stage_guest[s]] +=
-                (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+                (double)charged_sum(m, (exit_type)t, (cost_stage)s);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
                 exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
-                (unsigned long long)m->count[t]);
+                (unsigned long long)charged);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% guest\n",
                 exit_name((exit_type)t), "TOTAL", tot[1] / n, 100.0);
         for (int s = 0; s < CSTAGE__COUNT; s++) {
-            double c = (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+            double c = (double)charged_sum(m, (exit_type)t, (cost_stage)s);
             if (c == 0)
                 continue;
             int gs = stage_guest[s];
@@ -830,9 +1037,11 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
         return SIM_OK;
     }
     uint64_t h, g;
-    cost_exit(m, r, COST_DRAW, &h, &g);
+    cost_exit_replay(m, r, &h, &g);
     *handler = cap32(cost_to_ticks(m, h));
-    *guest = cap32(cost_to_ticks(m, g));
+    /* a measured guest time goes back exactly as the trace gave it */
+    *guest = cost_guest_from_trace(m, r) ? r->guest
+                                         : cap32(cost_to_ticks(m, g));
     return SIM_OK;
 }
 

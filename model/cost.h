@@ -17,6 +17,7 @@
 #ifndef COST_H
 #define COST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -89,6 +90,24 @@ void cost_state(cost_model *m, const trace_rec *r);
 void cost_exit(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                uint64_t *handler, uint64_t *guest);
 
+/* Which guest time a replay uses (docs/cost-model.md, "Guest time").
+ * COST_GUEST_TRACE (default): a record that carries guest ticks
+ * (TRF_GUEST_KNOWN) keeps them, the measured entry -> next exit time;
+ * only records without them get the modelled guest_insns x guest_cpi +
+ * refills. COST_GUEST_MODEL: every guest interval is modelled. */
+typedef enum cost_guest_mode { COST_GUEST_TRACE, COST_GUEST_MODEL } cost_guest_mode;
+void cost_set_guest_mode(cost_model *m, cost_guest_mode mode);
+/* Whether record r's guest interval is taken from the trace. */
+bool cost_guest_from_trace(const cost_model *m, const trace_rec *r);
+/* cost_exit for a replayed record: the guest time from the trace when
+ * cost_guest_from_trace, else drawn (COST_DRAW). */
+void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
+                      uint64_t *guest);
+/* Exits since the last reset whose guest time came from the trace, and
+ * those whose guest time the model made. */
+void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
+                       uint64_t *modelled);
+
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a
  * device interrupt serviced now. Returns cycles; accounted to `type`'s
@@ -101,7 +120,7 @@ uint64_t cost_last_qemu(const cost_model *m);
 /* A signal found pending at the end of a light exit of type t turns it into
  * SIGNAL (kernel: last writer wins) and sends it to user space: returns the
  * extra non-QEMU cycles (KVM_RUN return, vcpu_put/load), *qemu gets the
- * QEMU cycles. Accounted to t's stages. */
+ * QEMU cycles. The exit, all its stages, is then charged to SIGNAL's row. */
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu);
 /* deliver_interrupts of a pending guest decrementer at entry. */
 uint64_t cost_deliver(cost_model *m, exit_type t);
@@ -113,9 +132,16 @@ void cost_set_internal_host(cost_model *m, int on);
 uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles);
 uint64_t cost_core_hz(const cost_model *m);
 
-/* Cycles of `stage` summed over exits of `type`, and the exit count. */
+/* Cycles of `stage` summed over every costed exit of `type` (the one in
+ * progress included), and their count. */
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s);
 uint64_t cost_type_count(const cost_model *m, exit_type type);
+/* What the exit-timing table charges to row `type`: its exits so far but
+ * the last one costed (the kernel charges an exit when the next one comes),
+ * a light exit a signal turned into SIGNAL under SIGNAL. Returns the count;
+ * sums (may be NULL) gets the cycles of each stage. */
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT]);
 /* Per exit type, average cycles per stage (non-zero stages only). */
 void cost_write_stages(const cost_model *m, FILE *f);
 

@@ -355,9 +355,18 @@ static SIM_MUST_CHECK sim_err close_exit(ftimport *im, vcpu *v, bool has_next,
     if (!v->open)
         return SIM_OK;
     bool a = false;
+    uint64_t amb_before[FTA__COUNT];
+    memcpy(amb_before, v->amb, sizeof amb_before);
     exit_type t = classify_exit(im, v, has_next, next_tb, next_pr, &a);
-    if (v->user == FTU_INTR)
-        t = EXIT_SIGNAL; /* a signal found after the handler overrides it */
+    if (v->user == FTU_INTR) {
+        /* a signal found after the handler overrides the type, so what was
+         * guessed about the first one is not in the trace: the report
+         * counts only guesses the trace holds (an EMUL_WAIT guess here
+         * would be one more than the trace's EMUL_WAIT exits) */
+        t = EXIT_SIGNAL;
+        memcpy(v->amb, amb_before, sizeof amb_before);
+        a = false;
+    }
     if (v->lost)
         amb(v, FTA_LOST, &a);
     v->ex.type = (uint8_t)t;

@@ -207,8 +207,8 @@
       "cap of one preemption")                                                 \
     /* ---- the guest between exits ---- */                                    \
     X(guest_insns, PK_REAL, "insns", 300, 0, 1e7, SRC_ASSUME,                  \
-      "mean guest instructions between exits (replay of traces without "      \
-      "guest ticks only)")                                                     \
+      "mean guest instructions between exits; used only for records "         \
+      "without guest ticks (or with --guest-time model)")                     \
     X(guest_sigma, PK_REAL, "1", 1.0, 0, 4, SRC_ASSUME,                        \
       "spread of the guest run between exits: lognormal shape with the mean "  \
       "above (0 = exponential); long runs are compute loops")                  \

@@ -26,3 +26,17 @@ sim_cli_test(replay_unknown_platform 2 "~unknown platform 'qemu'"
 # platform; deterministic, so a golden pins it.
 sim_cli_test(replay_platform_systemc 0 replay_platform_cost_mix.txt
   replay @cost_mix.bin --platform systemc --fold-emul --format perf)
+# Issue 10: a predicted replay keeps the guest time the trace measured (the
+# TIMEINGUEST row equals the measured one) and says so; --guest-time model
+# models it (and says so).
+sim_cli_test(replay_model_keeps_guest_ticks 0
+  "~TIMEINGUEST +499 +499 +\\+0\\.0% +1\\.6473 +1\\.6473 +\\+0\\.0%"
+  replay @synth500.bin --compare)
+sim_cli_test(replay_model_says_guest_measured 0
+  "~guest time \\(TIMEINGUEST\\): measured, from the trace \\(500 exits"
+  replay @synth500.bin --model)
+sim_cli_test(replay_guest_time_model 0
+  "~guest time \\(TIMEINGUEST\\): modelled \\(0 exits from the trace's guest ticks, 500 modelled"
+  replay @synth500.bin --model --guest-time model)
+sim_cli_test(replay_guest_time_bad 2 "~unknown --guest-time 'x'"
+  replay @synth500.bin --model --guest-time x)

@@ -436,7 +436,7 @@ static void write_trace(void)
     CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
 }
 
-static void replay_model(stats *s, uint64_t seed)
+static cost_model *replay_model_keep(stats *s, uint64_t seed)
 {
     params p;
     params_init(&p);
@@ -449,6 +449,40 @@ static void replay_model(stats *s, uint64_t seed)
     replay_result res;
     CU_ASSERT_EQUAL(replay_file(path, &o, s, &res), SIM_OK);
     CU_ASSERT_EQUAL(res.exits, 5000);
+    return m;
+}
+
+static void replay_model(stats *s, uint64_t seed)
+{
+    cost_free(replay_model_keep(s, seed));
+}
+
+/* The stage report covers the exits the table charges: same count per row
+ * (the last exit is charged by none), and its cycles add up to the row's
+ * sum (ticks accounting, timebase = core clock). */
+static void test_stage_counts_are_the_tables(void)
+{
+    write_trace();
+    static stats s;
+    cost_model *m = replay_model_keep(&s, 1);
+    uint64_t guest = 0, all = 0;
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (t == EXIT_TIMEINGUEST)
+            continue;
+        uint64_t sums[CSTAGE__COUNT], handler = 0;
+        uint64_t n = cost_charged(m, (exit_type)t, sums);
+        CU_ASSERT_EQUAL(n, s.rows[t].count);
+        for (int k = 0; k < CSTAGE__COUNT; k++)
+            *(cost_stage_guest_side((cost_stage)k) ? &guest : &handler) +=
+                sums[k];
+        CU_ASSERT_EQUAL(handler, s.rows[t].sum);
+        all += n;
+    }
+    CU_ASSERT_EQUAL(all, 4999);
+    /* the last exit (DTLBREAL, i = 4999) is costed but not charged */
+    CU_ASSERT_EQUAL(cost_type_count(m, EXIT_DTLBREAL),
+                    cost_charged(m, EXIT_DTLBREAL, NULL) + 1);
+    CU_ASSERT_EQUAL(guest, s.rows[EXIT_TIMEINGUEST].sum);
     cost_free(m);
 }
 
@@ -472,6 +506,85 @@ static void test_model_replay_is_deterministic(void)
     replay_model(&c, 8);
     CU_ASSERT_EQUAL(memcmp(a.rows, b.rows, sizeof a.rows), 0);
     CU_ASSERT_NOT_EQUAL(memcmp(a.rows, c.rows, sizeof a.rows), 0);
+}
+
+
+/* A trace whose records carry guest ticks (issue 10): a model replay keeps
+ * that measured guest time exactly (TIMEINGUEST = the trace's), while
+ * --guest-time model (COST_GUEST_MODEL) models it instead. Timebase at half
+ * the core clock, so the cycle <-> tick conversion is exercised. */
+static void test_replay_keeps_measured_guest_time(void)
+{
+    char gpath[512];
+    snprintf(gpath, sizeof gpath, "%s/cost_guestticks.bin", test_tmp_dir());
+    trace_header h;
+    memset(&h, 0, sizeof h);
+    h.source = TSRC_TEXT;
+    h.core_hz = 666000000u;
+    h.tb_hz = 333000000u;
+    snprintf(h.workload, sizeof h.workload, "cost-guest");
+    trace_writer *w;
+    CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, gpath, &h), SIM_OK);
+    uint64_t tb = 1000000, guest_sum = 0;
+    for (uint32_t i = 0; i < 2000; i++) {
+        trace_rec r = ex(i % 3 ? EXIT_EMUL_MFMSR : EXIT_DTLBVIRT, 0,
+                         0xc0000000u + (i % 100) * 4096u);
+        r.tb = tb;
+        r.flags = TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN;
+        r.handler = 5000;
+        r.guest = 333 * (1 + i % 7); /* 1..7 usec */
+        if (i + 1 < 2000) /* the last guest interval is never charged */
+            guest_sum += r.guest;
+        tb += r.handler + r.guest;
+        CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
+
+    for (int mode = 0; mode < 2; mode++) {
+        params p;
+        params_init(&p);
+        cost_model *m = mk(&p);
+        cost_set_guest_mode(m, mode ? COST_GUEST_MODEL : COST_GUEST_TRACE);
+        replay_cost_model hook;
+        cost_replay_hook(m, &hook);
+        replay_opts o = {
+            .unit = STATS_TICKS, .ticks = REPLAY_MODEL, .model = &hook};
+        static stats s;
+        replay_result res;
+        CU_ASSERT_EQUAL(replay_file(gpath, &o, &s, &res), SIM_OK);
+        uint64_t gt, gm;
+        cost_guest_counts(m, &gt, &gm);
+        const stats_row *g = &s.rows[EXIT_TIMEINGUEST];
+        if (mode == 0) {
+            CU_ASSERT_EQUAL(g->sum, guest_sum);
+            CU_ASSERT_EQUAL(g->min, 333);
+            CU_ASSERT_EQUAL(g->max, 7 * 333);
+            CU_ASSERT_EQUAL(gt, 2000);
+            CU_ASSERT_EQUAL(gm, 0);
+            /* the stage table holds the measured time, no stub/tail on top */
+            uint64_t sum = 0;
+            for (int t = 0; t < EXIT__COUNT; t++)
+                for (int st = 0; st < CSTAGE__COUNT; st++)
+                    if (cost_stage_guest_side((cost_stage)st))
+                        sum += cost_stage_sum(m, (exit_type)t, (cost_stage)st);
+            CU_ASSERT_EQUAL(sum, 2 * (guest_sum + 333 * (1 + 1999 % 7)));
+            /* what the table charges: all but the last exit's interval */
+            uint64_t charged = 0;
+            for (int t = 0; t < EXIT__COUNT; t++) {
+                uint64_t sums[CSTAGE__COUNT];
+                cost_charged(m, (exit_type)t, sums);
+                for (int st = 0; st < CSTAGE__COUNT; st++)
+                    if (cost_stage_guest_side((cost_stage)st))
+                        charged += sums[st];
+            }
+            CU_ASSERT_EQUAL(charged, 2 * guest_sum);
+        } else {
+            CU_ASSERT_NOT_EQUAL(g->sum, guest_sum);
+            CU_ASSERT_EQUAL(gt, 0);
+            CU_ASSERT_EQUAL(gm, 2000);
+        }
+        cost_free(m);
+    }
 }
 
 static CU_TestInfo tests[] = {
@@ -504,6 +617,9 @@ static CU_TestInfo tests[] = {
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
     {"model replay keeps the invariants", test_model_replay_keeps_invariants},
     {"model replay is deterministic", test_model_replay_is_deterministic},
+    {"stage counts are the table's", test_stage_counts_are_the_tables},
+    {"model replay keeps the trace's guest time",
+     test_replay_keeps_measured_guest_time},
     CU_TEST_INFO_NULL,
 };
 

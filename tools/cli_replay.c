@@ -37,6 +37,11 @@ static void help(FILE *f)
         "                 differences); needs a trace with ticks\n"
         "  --stages       after the table, average cycles per stage per exit type\n"
         "                 (implies --model)\n"
+        "  --guest-time G trace (default): a predicted replay keeps the guest time\n"
+        "                 (TIMEINGUEST) of records that carry guest ticks and models\n"
+        "                 only the others (guest_insns x guest_cpi + refills);\n"
+        "                 model: model every guest interval. The output says which\n"
+        "                 was used (docs/cost-model.md, \"Guest time\")\n"
         "  --params P     cycle-model parameters from INI file P\n"
         "  --set K=V      override one parameter (repeatable, after --params)\n"
         "  --platform PL  c (default): the cycle model called per record;\n"
@@ -72,6 +77,7 @@ int cli_replay(int argc, char **argv)
         {"params", required_argument, 0, 'P'},
         {"set", required_argument, 0, 's'},
         {"platform", required_argument, 0, 'L'},
+        {"guest-time", required_argument, 0, 'G'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -80,6 +86,7 @@ int cli_replay(int argc, char **argv)
     bool fold = false;
     const char *title = NULL, *out = "-", *pfile = NULL;
     bool model = false, compare = false, stages = false, systemc = false;
+    cost_guest_mode gmode = COST_GUEST_TRACE;
     char *sets[64];
     int nsets = 0;
     int c;
@@ -118,6 +125,13 @@ int cli_replay(int argc, char **argv)
                 return cli_usage_error("replay", "unknown platform '%s' (c, "
                                        "systemc)", optarg);
             break;
+        case 'G':
+            if (!strcmp(optarg, "model"))
+                gmode = COST_GUEST_MODEL;
+            else if (strcmp(optarg, "trace") != 0)
+                return cli_usage_error("replay", "unknown --guest-time '%s' "
+                                       "(trace, model)", optarg);
+            break;
         case 'h': help(stdout); return 0;
         default:
             return cli_usage_error("replay", "unknown option '%s'",
@@ -142,6 +156,7 @@ int cli_replay(int argc, char **argv)
     sim_err e = cost_new(&cm, &prm);
     if (e != SIM_OK)
         return cli_report(e);
+    cost_set_guest_mode(cm, gmode);
     replay_cost_model hook;
     cost_replay_hook(cm, &hook);
 
@@ -192,6 +207,20 @@ int cli_replay(int argc, char **argv)
         return cli_report(e);
     }
     bool human = fmt == TFMT_KVM || fmt == TFMT_PERF;
+    /* which guest time a prediction used: one line, in the output when the
+     * format has comments, else on stderr */
+    char gline[160] = "";
+    if (predicted) {
+        uint64_t gt, gm;
+        cost_guest_counts(cm, &gt, &gm);
+        snprintf(gline, sizeof gline,
+                 "# guest time (TIMEINGUEST): %s (%llu exits from the trace's "
+                 "guest ticks, %llu modelled as guest_insns x guest_cpi)\n",
+                 gm == 0   ? "measured, from the trace"
+                 : gt == 0 ? "modelled"
+                           : "mixed",
+                 (unsigned long long)gt, (unsigned long long)gm);
+    }
     /* the file's base name: outputs must not depend on where a trace lives */
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
@@ -212,6 +241,8 @@ int cli_replay(int argc, char **argv)
                 (unsigned long long)res.header.tb_hz,
                 unit == STATS_USEC ? "2.6.29-2.6.37 (per-sample usec)"
                                    : "3.1+ (ticks, divided at print)");
+    if (gline[0])
+        fputs(gline, fmt == TFMT_KVM || compare ? of.f : stderr);
     table_write_opts wo = {.fold_emul = fold,
                            .tb_per_usec = unit == STATS_TICKS
                                               ? (double)s.tb_per_usec : 0};

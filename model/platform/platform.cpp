@@ -283,7 +283,7 @@ SC_MODULE(trace_guest)
         stats_exit(sh.s, tb_at(sh, t_exit), t);
         sh.res->exits++;
         uint64_t h, g;
-        cost_exit(sh.m, &r, COST_DRAW, &h, &g);
+        cost_exit_replay(sh.m, &r, &h, &g);
         if (heavy || cost_last_qemu(sh.m)) {
             run_guest(finish_exit(t, h));
             return;
