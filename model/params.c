@@ -58,6 +58,30 @@ int param_from_name(const char *name)
     return -1;
 }
 
+double param_min(param_id id)
+{
+    return defs[id].min;
+}
+double param_max(param_id id)
+{
+    return defs[id].max;
+}
+int param_kind(param_id id)
+{
+    return defs[id].kind;
+}
+
+int param_is_linear(param_id id)
+{
+    switch (id) {
+#define X(n) case PARAM_##n:
+        PARAM_SWEEP_LINEAR(X)
+#undef X
+        return 1;
+    default: return 0;
+    }
+}
+
 const char *param_nearest_name(const char *name)
 {
     nearest n;

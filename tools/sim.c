@@ -23,6 +23,7 @@ static const command commands[] = {
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
+    {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
 };
 
 static void usage(FILE *f)
