@@ -374,6 +374,51 @@ void sweep_plan_params(const sweep_plan *pl, size_t i, const params *base,
 
 /* ---- running ---- */
 
+typedef struct pool {
+    size_t n, next;
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+    volatile sig_atomic_t *stop;
+    pthread_mutex_t lock;
+} pool;
+
+static void *pool_worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        bool quit = p->next >= p->n || (p->stop && *p->stop);
+        size_t k = quit ? 0 : p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (quit)
+            return NULL;
+        p->fn(p->ctx, k);
+    }
+}
+
+void sweep_parallel(size_t n, unsigned threads, void (*fn)(void *ctx, size_t i),
+                    void *ctx, volatile sig_atomic_t *stop)
+{
+    pool p = {.n = n, .fn = fn, .ctx = ctx, .stop = stop};
+    pthread_mutex_init(&p.lock, NULL);
+    unsigned nt = threads ? threads : 1;
+    if (nt > n)
+        nt = (unsigned)n;
+    if (nt > 64)
+        nt = 64;
+    pthread_t th[64];
+    unsigned started = 0;
+    if (nt > 1)
+        for (; started < nt; started++)
+            if (pthread_create(&th[started], NULL, pool_worker, &p) != 0)
+                break;
+    if (started == 0)
+        pool_worker(&p);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.lock);
+}
+
 typedef struct run_ctx {
     const char *trace;
     const params *base;
@@ -387,9 +432,7 @@ typedef struct run_ctx {
     size_t *group_rep;  /* per group: its first point */
     sweep_base *bases;  /* per group */
     unsigned char *group_needed, *group_ok;
-    /* work queue */
-    size_t *tasks, ntasks, next;
-    int phase; /* 1: base replays (task = group), 2: point replays */
+    size_t *tasks; /* phase 1: groups, phase 2: points */
     pthread_mutex_t lock;
     sim_err err;
     char errmsg[512];
@@ -409,72 +452,61 @@ static void group_params(const run_ctx *c, size_t g, params *q)
     }
 }
 
-static bool stopped(const run_ctx *c)
+/* A replay finished (or failed): record it under the lock. */
+static void task_done(run_ctx *c, sim_err e, unsigned char *flag)
 {
-    return c->o->stop && *c->o->stop;
+    pthread_mutex_lock(&c->lock);
+    if (e != SIM_OK && c->err == SIM_OK) {
+        c->err = e;
+        snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
+    }
+    if (e == SIM_OK)
+        *flag = 1;
+    c->tasks_done++;
+    if (c->o->progress)
+        c->o->progress(c->o->progress_ctx, c->tasks_done, c->tasks_total);
+    pthread_mutex_unlock(&c->lock);
 }
 
-static void *worker(void *arg)
+static bool failed(run_ctx *c)
 {
-    run_ctx *c = arg;
+    pthread_mutex_lock(&c->lock);
+    bool f = c->err != SIM_OK;
+    pthread_mutex_unlock(&c->lock);
+    return f;
+}
+
+static void base_task(void *ctx, size_t i)
+{
+    run_ctx *c = ctx;
+    if (failed(c))
+        return;
+    size_t g = c->tasks[i];
+    params q;
+    group_params(c, g, &q);
     sweep_replay_opts ro = {.guest = c->o->guest};
-    for (;;) {
-        pthread_mutex_lock(&c->lock);
-        bool quit = c->next >= c->ntasks || c->err != SIM_OK || stopped(c);
-        size_t k = quit ? 0 : c->tasks[c->next++];
-        pthread_mutex_unlock(&c->lock);
-        if (quit)
-            return NULL;
-        sim_err e;
-        params q;
-        if (c->phase == 1) {
-            group_params(c, k, &q);
-            sweep_totals t;
-            e = sweep_replay(c->trace, &q, &ro, &c->bases[k], &t);
-        } else {
-            sweep_plan_params(c->pl, k, c->base, &q);
-            e = sweep_replay(c->trace, &q, &ro, NULL, &c->out[k]);
-        }
-        pthread_mutex_lock(&c->lock);
-        if (e != SIM_OK && c->err == SIM_OK) {
-            c->err = e;
-            snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
-        }
-        if (e == SIM_OK) {
-            if (c->phase == 1)
-                c->group_ok[k] = 1;
-            else
-                c->done[k] = 1;
-        }
-        c->tasks_done++;
-        if (c->o->progress)
-            c->o->progress(c->o->progress_ctx, c->tasks_done, c->tasks_total);
-        pthread_mutex_unlock(&c->lock);
-    }
+    sweep_totals t;
+    sim_err e = sweep_replay(c->trace, &q, &ro, &c->bases[g], &t);
+    task_done(c, e, &c->group_ok[g]);
 }
 
-static sim_err run_phase(run_ctx *c, int phase)
+static void point_task(void *ctx, size_t i)
 {
-    c->phase = phase;
-    c->next = 0;
-    unsigned nt = c->o->threads ? c->o->threads : 1;
-    if (nt > c->ntasks)
-        nt = (unsigned)c->ntasks;
-    if (nt <= 1) {
-        worker(c);
-    } else {
-        pthread_t th[64];
-        if (nt > 64)
-            nt = 64;
-        unsigned started = 0;
-        for (; started < nt; started++)
-            if (pthread_create(&th[started], NULL, worker, c) != 0)
-                break;
-        if (started == 0)
-            worker(c);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(th[i], NULL);
-    }
+    run_ctx *c = ctx;
+    if (failed(c))
+        return;
+    size_t k = c->tasks[i];
+    params q;
+    sweep_plan_params(c->pl, k, c->base, &q);
+    sweep_replay_opts ro = {.guest = c->o->guest};
+    sim_err e = sweep_replay(c->trace, &q, &ro, NULL, &c->out[k]);
+    task_done(c, e, &c->done[k]);
+}
+
+static sim_err run_phase(run_ctx *c, size_t ntasks,
+                         void (*fn)(void *ctx, size_t i))
+{
+    sweep_parallel(ntasks, c->o->threads, fn, c, c->o->stop);
     if (c->err != SIM_OK)
         return sim_fail(c->err, "%s", c->errmsg);
     return SIM_OK;
@@ -533,11 +565,12 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
         for (size_t i = 0; i < np; i++)
             if (mine(o, i))
                 c.group_needed[c.group_of[i]] = 1;
+        size_t nb = 0;
         for (size_t g = 0; g < c.ngroups; g++)
             if (c.group_needed[g])
-                c.tasks[c.ntasks++] = g;
-        c.tasks_total = c.ntasks;
-        e = run_phase(&c, 1);
+                c.tasks[nb++] = g;
+        c.tasks_total = nb;
+        e = run_phase(&c, nb, base_task);
         if (e != SIM_OK)
             goto out;
     }
@@ -562,9 +595,8 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
         }
         c.tasks[nrep++] = i;
     }
-    c.ntasks = nrep;
     c.tasks_total = c.tasks_done + nrep;
-    e = run_phase(&c, 2);
+    e = run_phase(&c, nrep, point_task);
 out:
     pthread_mutex_destroy(&c.lock);
     free(c.group_of);
