@@ -1035,7 +1035,8 @@ void cost_write_stages(const cost_model *m, FILE *f)
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
                "'guest' stages are charged to TIMEINGUEST\n"
                "# over the exits the table charges (all but the last), "
-               "under the row that charges them\n");
+               "under the row that charges them\n"
+               "# (each stage and its parameters: docs/cost-model.md)\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {

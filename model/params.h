@@ -11,9 +11,14 @@
 
 #include "sim_err.h"
 
-/* Kinds: PK_INT values must be whole numbers; PK_REAL any finite number. */
-#define PK_INT  0
-#define PK_REAL 1
+/* Kinds: PK_INT values must be whole numbers; PK_REAL any finite number;
+ * PK_POW2 a whole power of two; PK_LINES whole bytes that make whole cache
+ * lines (a multiple of cache_line_bytes: checked by params_check, once
+ * every value is known). */
+#define PK_INT   0
+#define PK_REAL  1
+#define PK_POW2  2
+#define PK_LINES 3
 
 /* Where a default comes from (kept short: it is printed in the docs). */
 #define SRC_REF7   "ref §7 (PPC440x5 UM)"
@@ -29,12 +34,12 @@
     X(core_hz, PK_INT, "Hz", 667e6, 1e6, 4e9, SRC_REF7,                        \
       "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used "  \
       "when a trace does not give one")                                        \
-    X(icache_bytes, PK_INT, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(icache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
       "I-cache size (32 KB on 440EP/EPx); handler + guest refills are capped " \
       "at its line count")                                                     \
-    X(dcache_bytes, PK_INT, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(dcache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
       "D-cache size (32 KB on 440EP/EPx)")                                     \
-    X(cache_line_bytes, PK_INT, "bytes", 32, 16, 128, SRC_REF7,                \
+    X(cache_line_bytes, PK_POW2, "bytes", 32, 16, 128, SRC_REF7,                \
       "cache line size (32 bytes on the 440)")                                 \
     X(utlb_entries, PK_INT, "entries", 64, 8, 64, SRC_REF7,                    \
       "hardware unified TLB entries (64 on the 440)")                          \
@@ -290,6 +295,11 @@ SIM_MUST_CHECK sim_err params_set_str(params *p, const char *assign);
 /* Sets one value after checking kind and range; `where` prefixes messages. */
 SIM_MUST_CHECK sim_err params_set(params *p, param_id id, double v,
                                   const char *where);
+
+/* The constraints between values (PK_LINES against cache_line_bytes), for
+ * the values as finally resolved: SIM_ERR_RANGE naming the parameter and
+ * where its value came from. */
+SIM_MUST_CHECK sim_err params_check(const params *p);
 
 /* Resolved values, unit and origin, one per line. */
 void params_write_show(FILE *f, const params *p);
