@@ -39,19 +39,34 @@ static double run_pct(const sens_ctx *c, const sweep_totals *t)
 
 /* A probe value `dir` (-1, +1) steps from v, whole for integer
  * parameters, inside the range; returns false if there is none. */
-static bool probe(param_id id, double v, double step, int dir, double *out)
+static bool probe(const params *base, param_id id, double v, double step,
+                  int dir, double *out)
 {
     double x = v * (1 + dir * step);
-    if (param_kind(id) == PK_INT) {
+    int kind = param_kind(id);
+    if (kind == PK_INT) {
         x = round(x);
         if (x == v)
             x = v + dir;
+    } else if (kind == PK_POW2) {
+        x = dir < 0 ? v / 2 : v * 2;
+    } else if (kind == PK_LINES) { /* whole cache lines */
+        double line = P(base, cache_line_bytes);
+        x = round(x / line) * line;
+        if (x == v)
+            x = v + dir * line;
     }
     if (x < param_min(id))
         x = param_min(id);
     if (x > param_max(id))
         x = param_max(id);
     *out = x;
+    params q = *base;
+    q.v[id] = x;
+    if (params_check(&q) != SIM_OK) { /* a line size the caches do not fit */
+        sim_clear_error();
+        return false;
+    }
     return x != v;
 }
 
@@ -60,7 +75,7 @@ static bool probe(param_id id, double v, double step, int dir, double *out)
 static sim_err bisect(sens_ctx *c, sens_entry *en, double a, double z,
                       double want)
 {
-    bool whole = param_kind(en->id) == PK_INT;
+    bool whole = param_kind(en->id) != PK_REAL;
     int iters = en->linear ? 60 : 10;
     sweep_totals t;
     for (int i = 0; i < iters; i++) {
@@ -91,6 +106,9 @@ static sim_err bisect(sens_ctx *c, sens_entry *en, double a, double z,
 static sim_err find_target(sens_ctx *c, sens_entry *en)
 {
     double want = 100.0 * c->o->target;
+    int kind = param_kind(en->id);
+    if (kind == PK_POW2 || kind == PK_LINES)
+        return SIM_OK; /* no bisection over powers of two or cache lines */
     if (en->elasticity == 0 || !isfinite(en->elasticity)) {
         en->target = SENS_T_NOEFFECT;
         return SIM_OK;
@@ -120,8 +138,12 @@ static sim_err probe_one(sens_ctx *c, sens_entry *en)
     if (!en->probed)
         return SIM_OK;
     double step = c->o->step;
-    bool has_lo = probe(en->id, en->base, step, -1, &en->lo);
-    bool has_hi = probe(en->id, en->base, step, +1, &en->hi);
+    bool has_lo = probe(c->base, en->id, en->base, step, -1, &en->lo);
+    bool has_hi = probe(c->base, en->id, en->base, step, +1, &en->hi);
+    if (!has_lo)
+        en->lo = en->base;
+    if (!has_hi)
+        en->hi = en->base;
     en->t_lo = en->t_hi = c->b->at;
     en->exact = true;
     sim_err e = SIM_OK;

@@ -40,3 +40,7 @@ sim_cli_test(sensitivity_bad_param_file 2 "~bad_key.ini:3: unknown parameter"
   sensitivity @cost_mix.bin --params @params/bad_key.ini)
 sim_cli_test(sensitivity_no_transform 2 "~--transform is not available"
   sensitivity @cost_mix.bin --transform pv)
+sim_cli_test(sweep_pow2 2 "~cache_line_bytes = 48 bytes: must be a power of two"
+  sweep @synth500.bin --param cache_line_bytes=16,48 -o x.csv)
+sim_cli_test(sweep_whole_lines 2 "~point 2: .*icache_bytes = 9000 bytes is not a whole number of cache lines"
+  sweep @synth500.bin --param icache_bytes=8192,9000 -o x.csv)
