@@ -26,6 +26,7 @@ static const command commands[] = {
     {"whatif", cli_whatif, "predict the table after an optimization (pv, no-iccci ...), with the delta"},
     {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
+    {"sensitivity", cli_sensitivity, "parameters ranked by how much 10% of each moves the run"},
 };
 
 static void usage(FILE *f)
