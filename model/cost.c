@@ -82,11 +82,23 @@ struct cost_model {
     int cur_from, cur_row; /* -1: none */
     bool cur_measured;
     int guest_mode; /* cost_guest_mode */
+    /* unit-cost features (cost_feature_sum): the current exit's in fcur[]
+     * (dirty bits in fmask), committed to feat[] by the next exit, so the
+     * last exit - which the accounting never charges - is left out */
+    bool track;
+    int ftype;
+    uint64_t fmask;
+    uint64_t fcur[CFEAT__COUNT];
+    uint64_t feat[EXIT__COUNT][CFEAT__COUNT];
 
     /* state */
     uint64_t now; /* cycles since reset */
     double dcold; /* fraction of handler data lines cold at the next exit */
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
+    uint64_t last_g; /* guest cycles after the last exit (whatif extends) */
+    bool iccci;      /* every entry invalidates the I-cache */
+    uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
+    double handler_lines[EXIT__COUNT];
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
     /* slot version when each hinted page was last seen there */
@@ -117,6 +129,30 @@ struct cost_model {
     double gq[EXPQ_N + 1];
     double ln_mu, ln_sigma; /* lognormal parameters; sigma 0: exponential */
 };
+
+_Static_assert(CFEAT__COUNT <= 64, "fmask holds one bit per feature");
+
+static inline void feat_add(cost_model *m, unsigned j, uint64_t n)
+{
+    if (m->track) {
+        m->fcur[j] += n;
+        m->fmask |= 1ull << j;
+    }
+}
+
+/* The previous exit is charged now: its features become committed. */
+static void feat_commit(cost_model *m, int type)
+{
+    uint64_t mask = m->fmask;
+    while (mask) {
+        unsigned j = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        m->feat[m->ftype][j] += m->fcur[j];
+        m->fcur[j] = 0;
+    }
+    m->fmask = 0;
+    m->ftype = type;
+}
 
 static const char *const stage_names[] = {
 #define X(n, g, s) #n,
@@ -186,6 +222,7 @@ static void precompute(cost_model *m)
 {
     const params *p = &m->p;
     double cpi = m->cpi = P(p, cpi);
+    m->iccci = P(p, iccci_per_entry) != 0;
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
     /* cost parameters enter as reals (rounded once per stage), so that a
@@ -253,6 +290,14 @@ static void precompute(cost_model *m)
         if (lines > m->icache_lines)
             lines = m->icache_lines;
         f[CSTAGE_icache] = (uint64_t)lines * miss;
+        /* without the iccci of every entry (what-if no-iccci) the handler's
+         * lines survive the guest run like its data lines (cost_exit) */
+        m->icache_warm[t] = 0;
+        m->handler_lines[t] = lines;
+        if (!m->iccci) {
+            m->icache_warm[t] = f[CSTAGE_icache];
+            f[CSTAGE_icache] = 0;
+        }
         if (pa & PATH_TLBMISS)
             f[CSTAGE_tlbsearch] = cyc(cpi * P(p, tlbmiss_insns));
         if (pa & PATH_MAP)
@@ -268,8 +313,8 @@ static void precompute(cost_model *m)
             f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
-        f[CSTAGE_resume] =
-            cyc(cpi * P(p, resume_insns)) + cyc(P(p, iccci_cycles));
+        f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
+                           (m->iccci ? cyc(P(p, iccci_cycles)) : 0);
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          cyc(P(p, stub_code_lines) * missd);
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
@@ -401,6 +446,10 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     memset(m->count_measured, 0, sizeof m->count_measured);
     memset(m->nfixed, 0, sizeof m->nfixed);
     memset(m->nfixed_meas, 0, sizeof m->nfixed_meas);
+    memset(m->feat, 0, sizeof m->feat);
+    memset(m->fcur, 0, sizeof m->fcur);
+    m->fmask = 0;
+    m->ftype = 0;
     memset(m->cur, 0, sizeof m->cur);
     m->cur_from = m->cur_row = -1;
     m->cur_measured = false;
@@ -468,6 +517,7 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
         seen[i] = ver[hints[i]];
     }
+    feat_add(m, CFEAT_hostmiss, misses);
     return cyc(misses * m->k_host_miss);
 }
 
@@ -481,6 +531,7 @@ static uint64_t other_task_pages(cost_model *m, unsigned n)
         misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
     }
     m->qemu_round++;
+    feat_add(m, CFEAT_hostmiss, misses);
     return cyc(misses * P(&m->p, host_tlb_miss_cycles));
 }
 
@@ -529,6 +580,7 @@ static uint64_t hostirq_common(cost_model *m)
     uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
     unsigned n = (unsigned)P(p, hostirq_host_pages);
     c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
+    feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
 }
@@ -553,6 +605,7 @@ static uint64_t preemption(cost_model *m)
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
+    feat_add(m, CFEAT_tick, 1);
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
@@ -630,6 +683,8 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     unsigned put = tlb440_vcpu_put(m->tlb);
     v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     unsigned load = tlb440_vcpu_load(m->tlb);
+    feat_add(m, CFEAT_put, put);
+    feat_add(m, CFEAT_load, load);
     v[CSTAGE_heavy] +=
         cyc(put * P(p, vcpu_put_cycles) + load * P(p, vcpu_load_cycles));
     double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
@@ -717,14 +772,20 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
             unsigned spr = r->inst ? insn440_spr(r->inst) : 272;
             spr_group g = insn440_spr_group(spr);
             v[CSTAGE_emulate] = m->spr[g];
-            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR)
+            feat_add(m, CFEAT_spr0 + g, 1);
+            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR) {
                 v[CSTAGE_tlbsearch] = m->ref_scan; /* PID: TID-0 release */
+                feat_add(m, CFEAT_refscan, 1);
+            }
         } else {
             v[CSTAGE_emulate] = m->emul[c];
-            if (c == INSN_TLBWE) /* release scan of the old entry's refs */
+            feat_add(m, CFEAT_emul0 + c, 1);
+            if (c == INSN_TLBWE) { /* release scan of the old entry's refs */
                 v[CSTAGE_tlbsearch] = m->ref_scan;
-            else if (c == INSN_TLBSX) {
+                feat_add(m, CFEAT_refscan, 1);
+            } else if (c == INSN_TLBSX) {
                 v[CSTAGE_tlbsearch] = m->scan_all;
+                feat_add(m, CFEAT_scanall, 1);
                 data_lines += dbl((uint64_t)P(p, gtlb_entries) * 16 /
                                   m->line_bytes);
             }
@@ -741,12 +802,15 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         else
             g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb), &scanned);
         v[CSTAGE_tlbsearch] += scanned * m->k_scan;
+        feat_add(m, CFEAT_scan, scanned);
         data_lines += m->scan_lines[scanned];
         if ((pa & PATH_MAP) && g >= 0) {
             tlb440_map_info mi;
             tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
-            if (mi.released)
+            if (mi.released) {
                 v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
+                feat_add(m, CFEAT_release, 1);
+            }
         }
     }
     if (pa & PATH_MAGIC) {
@@ -754,8 +818,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         uint32_t ea = r->addr ? r->addr : 0xfffff000u;
         tlb440_map_info mi;
         tlb440_map_magic(m->tlb, ea, 0xfffff000u, &mi);
-        if (mi.released)
+        if (mi.released) {
             v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
+            feat_add(m, CFEAT_release, 1);
+        }
     }
     /* handler data the guest evicted since the last exit */
     double cold = data_lines * m->dcold;
@@ -809,6 +875,15 @@ static void skip_arrivals(cost_model *m)
 
 /* One exit; guest_cycles != COST_DRAW: the guest interval is that many
  * cycles (measured), not modelled from guest_insns. */
+/* no-iccci: the share of the guest's I-cache lines an exit's handler code
+ * displaces (its lines over the cache's). */
+static double icache_displaced(const cost_model *m, exit_type t)
+{
+    return m->handler_lines[t] >= m->icache_lines
+               ? 1.0
+               : m->handler_lines[t] / m->icache_lines;
+}
+
 static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                       uint64_t guest_cycles, uint64_t *handler,
                       uint64_t *guest)
@@ -816,6 +891,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
     m->cur_from = m->cur_row = (int)t;
+    if (m->track)
+        feat_commit(m, (int)t);
+    feat_add(m, CFEAT_exit, 1);
     m->cur[CSTAGE_hostwork] = m->cur[CSTAGE_preempt] = 0;
     m->cur[CSTAGE_reflect] = 0;
     /* only the varying stages are used; zeroing all of v costs a rep stos
@@ -837,6 +915,11 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                  v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] + v[CSTAGE_shadowmap] +
                  v[CSTAGE_dcache] + v[CSTAGE_heavy] + v[CSTAGE_qemu] +
                  v[CSTAGE_wait] + v[CSTAGE_icache];
+    if (!m->iccci) { /* handler code the guest run evicted */
+        uint64_t ic = cyc(dbl(m->icache_warm[t]) * m->dcold);
+        v[CSTAGE_icache] += ic;
+        h += ic;
+    }
     if (m->internal_host)
         h += internal_arrivals(m, t, m->now, h);
     m->now += h;
@@ -845,6 +928,11 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     if (measured) { /* stub, tail, refill and run are all inside it */
         v[CSTAGE_guest] = g = guest_cycles;
         v[CSTAGE_grefill] = 0;
+        if (!m->iccci) { /* what-if: the refill the iccci caused goes */
+            uint64_t save = cyc(dbl(m->k_guest_lines * m->k_icache_miss) *
+                                (1.0 - icache_displaced(m, t)));
+            v[CSTAGE_guest] = g = g > save ? g - save : 0;
+        }
         m->count_measured[t]++;
         m->nfixed_meas[t]++;
     } else {
@@ -855,14 +943,20 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         uint64_t dtlb = (n + 15) / 16;
         if (dtlb > m->k_dtlb_shadow)
             dtlb = m->k_dtlb_shadow;
-        v[CSTAGE_grefill] =
-            lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        uint64_t ic_refill = lines * m->k_icache_miss;
+        if (!m->iccci) /* only the guest lines the handler's code displaced */
+            ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
+        v[CSTAGE_grefill] = ic_refill + (1 + dtlb) * m->k_shadow_refill;
+        feat_add(m, CFEAT_gexit, 1);
+        feat_add(m, CFEAT_glines, lines);
+        feat_add(m, CFEAT_grefill, 1 + dtlb);
         g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     }
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
+    m->last_g = g;
     if (!m->thrash) {
         double x = dbl(g) * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
@@ -927,6 +1021,33 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
     *modelled = n - a;
 }
 
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
+{
+    if (!cost_guest_from_trace(m, r))
+        return cyc(dbl(draw_guest(m)) * m->k_guest_cpi);
+    /* the measured interval less what belongs to the entry: stub, tail and
+     * the refills of a full-length run */
+    exit_type t = (exit_type)r->type;
+    double c = m->tb_hz == m->core_hz ? (double)r->guest
+                                      : (double)r->guest / m->tb_per_cycle;
+    uint64_t entry = m->fixed_guest[t] + m->k_guest_lines * m->k_icache_miss +
+                     (1 + m->k_dtlb_shadow) * m->k_shadow_refill;
+    uint64_t g = cyc(c);
+    return g > entry ? g - entry : 0;
+}
+
+void cost_guest_extend(cost_model *m, uint64_t cycles)
+{
+    m->now += cycles;
+    m->last_g += cycles;
+    if (!m->thrash) {
+        double x = dbl(m->last_g) * m->decay_scale;
+        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
+    }
+    if (m->internal_host)
+        skip_arrivals(m);
+}
+
 uint64_t cost_last_qemu(const cost_model *m)
 {
     return m->last_qemu;
@@ -976,7 +1097,8 @@ void cost_write_stages(const cost_model *m, FILE *f)
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
                "'guest' stages are charged to TIMEINGUEST\n"
                "# over the exits the table charges (all but the last), "
-               "under the row that charges them\n");
+               "under the row that charges them\n"
+               "# (each stage and its parameters: docs/cost-model.md)\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {
@@ -1016,6 +1138,52 @@ void cost_write_stages(const cost_model *m, FILE *f)
             (unsigned long long)st->put_entries);
 }
 
+void cost_track_features(cost_model *m, bool on)
+{
+    m->track = on;
+}
+
+uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j)
+{
+    return m->feat[t][j];
+}
+
+double cost_feature_unit(const cost_model *m, exit_type t, cost_feature j)
+{
+    const params *p = &m->p;
+    switch (j) {
+    case CFEAT_exit: return dbl(m->fixed_handler[t]);
+    case CFEAT_gexit: return dbl(m->fixed_guest[t]);
+    case CFEAT_scan: return dbl(m->k_scan);
+    case CFEAT_refscan: return dbl(m->ref_scan);
+    case CFEAT_scanall: return dbl(m->scan_all);
+    case CFEAT_release: return dbl(cyc(P(p, release_cycles)));
+    case CFEAT_put: return P(p, vcpu_put_cycles);
+    case CFEAT_load: return P(p, vcpu_load_cycles);
+    case CFEAT_hostmiss: return m->k_host_miss;
+    case CFEAT_tick: return dbl(cyc(P(p, host_tick_cycles)));
+    case CFEAT_hostirq:
+        return dbl(cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles)));
+    case CFEAT_glines: return dbl(m->k_icache_miss);
+    case CFEAT_grefill: return dbl(m->k_shadow_refill);
+    default: break;
+    }
+    if (j >= CFEAT_spr0 && j < CFEAT_spr0 + 4)
+        return dbl(m->spr[j - CFEAT_spr0]);
+    assert(j >= CFEAT_emul0 && j < CFEAT_emul0 + INSN__COUNT);
+    return dbl(m->emul[j - CFEAT_emul0]);
+}
+
+int cost_feature_guest_side(cost_feature j)
+{
+    return j == CFEAT_gexit || j == CFEAT_glines || j == CFEAT_grefill;
+}
+
+int cost_feature_rounded(cost_feature j)
+{
+    return j == CFEAT_hostmiss || j == CFEAT_put || j == CFEAT_load;
+}
+
 static sim_err hook_begin(void *ctx, const trace_header *h)
 {
     cost_reset(ctx, h->tb_hz, h->core_hz);
@@ -1039,8 +1207,9 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
     cost_exit_replay(m, r, &h, &g);
     *handler = cap32(cost_to_ticks(m, h));
     /* a measured guest time goes back exactly as the trace gave it */
-    *guest = cost_guest_from_trace(m, r) ? r->guest
-                                         : cap32(cost_to_ticks(m, g));
+    *guest = cost_guest_from_trace(m, r) && m->iccci
+                 ? r->guest
+                 : cap32(cost_to_ticks(m, g));
     return SIM_OK;
 }
 

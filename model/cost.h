@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "exits.h"
+#include "insn440.h"
 #include "params.h"
 #include "replay.h"
 #include "sim_err.h"
@@ -107,6 +108,57 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
  * those whose guest time the model made. */
 void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
                        uint64_t *modelled);
+
+/* Unit-cost features: the sufficient statistics of a parameter sweep
+ * (model/sweep.c, docs/sweep.md). Every exit's handler cycles are
+ *   sum_j n_j * cost_feature_unit(j) + r
+ * where the counts n_j (one exit, one emulated instruction of a class,
+ * guest TLB entries scanned, UTLB misses, shadow entries saved ...) and the
+ * remainder r (D-cache, QEMU, host interrupt work drawn from distributions,
+ * EMUL_WAIT idling) do not depend on any unit; the guest side likewise
+ * with gexit/glines/grefill (modelled guest intervals only). With tracking
+ * on, cost_feature_sum gives the counts summed over the exits the
+ * accounting charges (all but the last one since the reset). Direct path
+ * only: the SystemC platform's deliver/signal tails are not tracked. */
+typedef enum cost_feature {
+    CFEAT_exit,     /* the type's fixed handler stages */
+    CFEAT_gexit,    /* the type's fixed guest-side stages (stub, tail) */
+    CFEAT_scan,     /* guest TLB entries searched (tlb_scan_cycles) */
+    CFEAT_refscan,  /* shadow-ref scans of the UTLB (tlbwe, PID change) */
+    CFEAT_scanall,  /* whole guest TLB scans (tlbsx) */
+    CFEAT_release,  /* shadow entries released (release_cycles) */
+    CFEAT_put,      /* vcpu_put entries (vcpu_put_cycles) */
+    CFEAT_load,     /* vcpu_load entries (vcpu_load_cycles) */
+    CFEAT_hostmiss, /* host UTLB misses (host_tlb_miss_cycles) */
+    CFEAT_tick,     /* host ticks serviced (host_tick_cycles) */
+    CFEAT_hostirq,  /* host interrupt code refills (lines x miss) */
+    CFEAT_glines,   /* guest I-cache lines refetched (icache_miss_cycles) */
+    CFEAT_grefill,  /* guest shadow TLB refills (shadow_refill_cycles) */
+    CFEAT_spr0,     /* mfspr/mtspr by SPR group: 4 features */
+    CFEAT_emul0 = CFEAT_spr0 + 4, /* other emulated classes: INSN__COUNT */
+    CFEAT__COUNT = CFEAT_emul0 + INSN__COUNT
+} cost_feature;
+/* Tracking is off by default (one predictable branch per count). */
+void cost_track_features(cost_model *m, bool on);
+uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j);
+/* Cycles of one unit of feature j for an exit of type t at the model's
+ * parameters (whole cycles except for the rounded features). */
+double cost_feature_unit(const cost_model *m, exit_type t, cost_feature j);
+/* 1 for the features whose cycles are rounded per exit (n x unit, the UTLB
+ * misses of one access group, vcpu_put + vcpu_load): their sums are linear
+ * in the unit only while the unit is a whole number. */
+int cost_feature_rounded(cost_feature j);
+/* 1 if feature j adds to the guest interval (TIMEINGUEST), 0 if to the
+ * handler (the exit's own row). */
+int cost_feature_guest_side(cost_feature j);
+
+/* What-if support (model/whatif): the guest instructions' cycles of the
+ * run after r's entry as cost_exit would draw or take them, without the
+ * entry's own stages (stub, tail, refill) - a removed exit's run continues
+ * in the guest; and the guest run after the last exit growing by `cycles`
+ * (clock, D-cache decay, host arrivals in guest time skipped). */
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
+void cost_guest_extend(cost_model *m, uint64_t cycles);
 
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a

@@ -63,3 +63,7 @@ sim_cli_test(import_needs_output 2 "~-o TRACE is required" import ftrace @ftrace
 sim_cli_test(import_unknown_format 2 "~unknown format 'perf'" import perf x.txt)
 sim_cli_test(import_bad_tb_hz 2 "~--tb-hz 'zero'" import ftrace @ftrace_trace6.txt --tb-hz zero -o x.bin)
 sim_cli_test(trace_dump_ns_needs_ftrace 2 "~--ns goes with --ftrace" trace dump --ns @trace_small.bin)
+# errors give the input as typed, not its base name
+sim_cli_test(import_error_names_path_as_typed 2
+  "~^sim import ftrace: /dev/null: no kvm_exit event: nothing to import"
+  import ftrace /dev/null -o devnull.bin)

@@ -23,3 +23,7 @@ add_test(NAME cli_host_rates_record_platform
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_rates_same.sh $<TARGET_FILE:sim>
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_host_rates_record_platform PROPERTIES TIMEOUT 300)
+# an absurd limit is refused with the allowed maximum
+sim_cli_test(record_seconds_states_max 2
+  "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
+  record boot --seconds 1e7 -o x.bin)
