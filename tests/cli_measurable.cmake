@@ -1,0 +1,28 @@
+# CLI tests of `sim measurable` (tools/cli_measurable.c, model/measurable.c).
+# The seed's ARM64 MAIR runs: the whole report pinned (prediction, standard
+# error, smallest detectable change, Welch test, verdict).
+add_test(NAME cli_measurable_arm64_mair
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli_check.sh 0 measurable_arm64_mair.txt
+          $<TARGET_FILE:sim> measurable
+          ${CMAKE_SOURCE_DIR}/validation/hw/arm64-mair-kernel-compile.txt --vcpus 8
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_measurable_arm64_mair PROPERTIES TIMEOUT 60
+  ENVIRONMENT "SIM_GOLDEN=${CMAKE_SOURCE_DIR}/tests/golden")
+# Until `sim validate` holds case arm64-mair: prediction and measurement
+# must agree on the verdict (--check exits 1 otherwise).
+add_test(NAME validate_arm64_mair_verdict
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli_check.sh 0 "~verdict +agree: these runs cannot show the change"
+          $<TARGET_FILE:sim> measurable
+          ${CMAKE_SOURCE_DIR}/validation/hw/arm64-mair-kernel-compile.txt --vcpus 8 --check
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(validate_arm64_mair_verdict PROPERTIES TIMEOUT 60)
+sim_cli_test(measurable_check_disagrees 1 "~DISAGREE"
+  measurable @measurable/visible.txt --cost-ns 1:2 --check)
+sim_cli_test(measurable_visible 0 "~verdict +agree: the change is visible"
+  measurable @measurable/visible.txt)
+sim_cli_test(measurable_bad_time 2 "~bad_time.txt:2: 'x:06' is not a wall time"
+  measurable @measurable/bad_time.txt)
+sim_cli_test(measurable_unknown_kernel 2 "~has no kernel 'pv'"
+  measurable @measurable/visible.txt --changed pv)
+sim_cli_test(measurable_bad_cost 2 "~--cost-ns: expected 0 < LO <= HI"
+  measurable @measurable/visible.txt --cost-ns 5:1)
