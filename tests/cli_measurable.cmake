@@ -8,14 +8,11 @@ add_test(NAME cli_measurable_arm64_mair
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_measurable_arm64_mair PROPERTIES TIMEOUT 60
   ENVIRONMENT "SIM_GOLDEN=${CMAKE_SOURCE_DIR}/tests/golden")
-# Until `sim validate` holds case arm64-mair: prediction and measurement
-# must agree on the verdict (--check exits 1 otherwise).
-add_test(NAME validate_arm64_mair_verdict
-  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli_check.sh 0 "~verdict +agree: these runs cannot show the change"
-          $<TARGET_FILE:sim> measurable
-          ${CMAKE_SOURCE_DIR}/validation/hw/arm64-mair-kernel-compile.txt --vcpus 8 --check
-  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
-set_tests_properties(validate_arm64_mair_verdict PROPERTIES TIMEOUT 60)
+# The validation case: prediction and measurement agree on the verdict.
+sim_cli_test(validate_arm64_mair 0 "~verdict arm64-mair: PASS +agree: predicted \\+0\\.170 s at most, not visible. measured -1\\.353 s, p = 0\\.50"
+  validate arm64-mair --cases ${CMAKE_SOURCE_DIR}/validation/cases)
+sim_cli_test(validate_arm64_mair_json 0 "~\"smallest_detectable_s\": 7\\.01"
+  validate arm64-mair --cases ${CMAKE_SOURCE_DIR}/validation/cases --format json)
 sim_cli_test(measurable_check_disagrees 1 "~DISAGREE"
   measurable @measurable/visible.txt --cost-ns 1:2 --check)
 sim_cli_test(measurable_visible 0 "~verdict +agree: the change is visible"
