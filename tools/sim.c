@@ -24,6 +24,7 @@ static const command commands[] = {
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
+    {"sensitivity", cli_sensitivity, "parameters ranked by how much 10% of each moves the run"},
 };
 
 static void usage(FILE *f)
