@@ -29,11 +29,11 @@ typedef struct cpu440_config {
     /* Host interrupt arrivals per simulated second. One arriving while the
      * guest runs is an exit; one arriving during an exit is serviced
      * inside it (no exit), except a signal, which turns a light exit in
-     * progress into SIGNAL. Defaults reproduce the seed's exit rates at its
-     * ~5.4% guest-time share (see cpu440_config_default). */
-    double host_tick_hz; /* host timer ticks (DEC exits), default 1565 */
-    double extint_hz;    /* external interrupts (EXTINT), default 324 */
-    double signal_hz;    /* signals to the vcpu thread (SIGNAL), def. 3.14 */
+     * progress into SIGNAL. Defaults: the parameters host_tick_hz,
+     * host_irq_hz and signal_hz (model/params.h, docs/parameters.md). */
+    double host_tick_hz; /* host decrementer interrupts (DEC exits) */
+    double extint_hz;    /* host device interrupts (EXTINT) */
+    double signal_hz;    /* signals to the vcpu thread (SIGNAL) */
     /* Host pages the exit handlers touch outside the pinned lowmem entry
      * (kvm.ko text/data in vmalloc space; QEMU for heavy exits): each miss
      * takes a UTLB slot from the shared round-robin index. */

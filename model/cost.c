@@ -222,7 +222,6 @@ static void precompute(cost_model *m)
 {
     const params *p = &m->p;
     double cpi = m->cpi = P(p, cpi);
-    m->iccci = P(p, iccci_per_entry) != 0;
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
     /* cost parameters enter as reals (rounded once per stage), so that a
@@ -386,6 +385,7 @@ sim_err cost_new(cost_model **mp, const params *p)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
     }
     m->internal_host = 1;
+    m->iccci = true;
     m->slot_ver = tlb440_slot_versions(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
@@ -1019,6 +1019,12 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
     }
     *from_trace = a;
     *modelled = n - a;
+}
+
+void cost_set_iccci(cost_model *m, bool on)
+{
+    m->iccci = on;
+    precompute(m);
 }
 
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
