@@ -49,6 +49,23 @@ double param_default(param_id id)
     return defs[id].def;
 }
 
+double param_min(param_id id)
+{
+    return defs[id].min;
+}
+double param_max(param_id id)
+{
+    return defs[id].max;
+}
+int param_kind(param_id id)
+{
+    return defs[id].kind;
+}
+const char *param_source(param_id id)
+{
+    return defs[id].source;
+}
+
 int param_from_name(const char *name)
 {
     for (int i = 0; i < PARAM__COUNT; i++)

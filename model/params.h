@@ -241,6 +241,10 @@ const char *param_name(param_id id);
 const char *param_unit(param_id id);
 const char *param_help(param_id id);
 double param_default(param_id id);
+double param_min(param_id id);
+double param_max(param_id id);
+int param_kind(param_id id); /* PK_INT or PK_REAL */
+const char *param_source(param_id id);
 /* Id from exact name; -1 if unknown. */
 int param_from_name(const char *name);
 /* The known name closest to an unknown one (for "did you mean"). */

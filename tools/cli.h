@@ -17,6 +17,7 @@ int cli_record(int argc, char **argv); /* cli_record.c (+ microbench) */
 int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
+int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
  * the exit code after printing the error (cli_params.c). */
 struct params;

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
+    {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
 };
 
 static void usage(FILE *f)
