@@ -49,7 +49,7 @@ static char *dump(const char *path, size_t *len)
 {
     char *s = NULL;
     FILE *m = open_memstream(&s, len);
-    if (tracetext_dump(path, m) != SIM_OK)
+    if (tracetext_dump(path, m, NULL, NULL) != SIM_OK)
         abort(); /* pack wrote it: it must read back */
     fclose(m);
     return s;

@@ -64,13 +64,32 @@ struct cost_model {
     unsigned icache_lines;
     double cpi;
 
-    /* results */
+    /* results: stage cycles of every costed exit by the row that charges
+     * it: fixed[t] x nfixed[t] (guest-side stages: nfixed[t] -
+     * nfixed_meas[t]) plus var[t]; an exit a signal turned into SIGNAL has
+     * its path's fixed stages in var[SIGNAL]. */
     uint64_t var[EXIT__COUNT][CSTAGE__COUNT];
-    uint64_t count[EXIT__COUNT];
+    uint64_t count[EXIT__COUNT], nfixed[EXIT__COUNT];
+    uint64_t nfixed_meas[EXIT__COUNT];
     /* exits whose guest time came from the trace: their guest-side fixed
      * stages (stub, tail) are inside the measured time, not added */
     uint64_t count_measured[EXIT__COUNT];
+    /* the last exit costed, which the kernel has not charged yet (it
+     * charges an exit when the next one comes): its varying stages (only
+     * those in k_varying are kept), the path whose fixed stages it paid,
+     * the row it is charged to and whether its guest time was measured */
+    uint64_t cur[CSTAGE__COUNT];
+    int cur_from, cur_row; /* -1: none */
+    bool cur_measured;
     int guest_mode; /* cost_guest_mode */
+    /* unit-cost features (cost_feature_sum): the current exit's in fcur[]
+     * (dirty bits in fmask), committed to feat[] by the next exit, so the
+     * last exit - which the accounting never charges - is left out */
+    bool track;
+    int ftype;
+    uint64_t fmask;
+    uint64_t fcur[CFEAT__COUNT];
+    uint64_t feat[EXIT__COUNT][CFEAT__COUNT];
 
     /* state */
     uint64_t now; /* cycles since reset */
@@ -108,6 +127,30 @@ struct cost_model {
     double gq[EXPQ_N + 1];
     double ln_mu, ln_sigma; /* lognormal parameters; sigma 0: exponential */
 };
+
+_Static_assert(CFEAT__COUNT <= 64, "fmask holds one bit per feature");
+
+static inline void feat_add(cost_model *m, unsigned j, uint64_t n)
+{
+    if (m->track) {
+        m->fcur[j] += n;
+        m->fmask |= 1ull << j;
+    }
+}
+
+/* The previous exit is charged now: its features become committed. */
+static void feat_commit(cost_model *m, int type)
+{
+    uint64_t mask = m->fmask;
+    while (mask) {
+        unsigned j = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        m->feat[m->ftype][j] += m->fcur[j];
+        m->fcur[j] = 0;
+    }
+    m->fmask = 0;
+    m->ftype = type;
+}
 
 static const char *const stage_names[] = {
 #define X(n, g, s) #n,
@@ -384,6 +427,15 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     memset(m->var, 0, sizeof m->var);
     memset(m->count, 0, sizeof m->count);
     memset(m->count_measured, 0, sizeof m->count_measured);
+    memset(m->nfixed, 0, sizeof m->nfixed);
+    memset(m->nfixed_meas, 0, sizeof m->nfixed_meas);
+    memset(m->feat, 0, sizeof m->feat);
+    memset(m->fcur, 0, sizeof m->fcur);
+    m->fmask = 0;
+    m->ftype = 0;
+    memset(m->cur, 0, sizeof m->cur);
+    m->cur_from = m->cur_row = -1;
+    m->cur_measured = false;
     memset(m->ic_ok, 0, sizeof m->ic_ok);
     for (int i = 0; i < N_HINT; i++)
         m->hint_common[i] = m->hint_path[i] = -1;
@@ -446,6 +498,7 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
         seen[i] = ver[hints[i]];
     }
+    feat_add(m, CFEAT_hostmiss, misses);
     return cyc(misses * m->k_host_miss);
 }
 
@@ -459,6 +512,7 @@ static uint64_t other_task_pages(cost_model *m, unsigned n)
         misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
     }
     m->qemu_round++;
+    feat_add(m, CFEAT_hostmiss, misses);
     return cyc(misses * P(&m->p, host_tlb_miss_cycles));
 }
 
@@ -471,6 +525,35 @@ static uint64_t lognormal_usec(cost_model *m, gsl_rng *r, double median,
     return cyc(us * (double)m->core_hz / 1e6);
 }
 
+/* The stages that vary from exit to exit (the others are fixed[] per
+ * path): handler_terms, the guest run and the host work added to the exit
+ * in progress. */
+static const cost_stage k_varying[] = {
+    CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
+    CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
+    CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill,   CSTAGE_hostwork,
+    CSTAGE_preempt, CSTAGE_reflect};
+#define N_VARYING (sizeof k_varying / sizeof k_varying[0])
+
+#ifndef NDEBUG
+static bool is_varying(cost_stage s)
+{
+    for (size_t k = 0; k < N_VARYING; k++)
+        if (k_varying[k] == s)
+            return true;
+    return false;
+}
+#endif
+
+/* c more cycles of stage s for the exit in progress (cur[] of the other
+ * stages stays 0). */
+static void add_current(cost_model *m, cost_stage s, uint64_t c)
+{
+    assert(m->cur_row >= 0 && is_varying(s));
+    m->var[m->cur_row][s] += c;
+    m->cur[s] += c;
+}
+
 /* Host interrupt code and the pages its handlers touch. */
 static uint64_t hostirq_common(cost_model *m)
 {
@@ -478,12 +561,13 @@ static uint64_t hostirq_common(cost_model *m)
     uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
     unsigned n = (unsigned)P(p, hostirq_host_pages);
     c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
+    feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
 }
 
 /* Every host tick takes the same two draws whether it preempts or not. */
-static uint64_t preemption(cost_model *m, exit_type type, gsl_rng *r)
+static uint64_t preemption(cost_model *m, gsl_rng *r)
 {
     const params *p = &m->p;
     double u = gsl_rng_uniform(r);
@@ -497,15 +581,18 @@ static uint64_t preemption(cost_model *m, exit_type type, gsl_rng *r)
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
     /* the other task refills the UTLB */
     c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-    m->var[type][CSTAGE_preempt] += c;
+    add_current(m, CSTAGE_preempt, c);
     return c;
 }
 
 static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
-    return c + preemption(m, type, r);
+    feat_add(m, CFEAT_tick, 1);
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
+    return c + preemption(m, r);
 }
 
 static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
@@ -513,7 +600,9 @@ static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
     uint64_t c = lognormal_usec(m, r, P(&m->p, host_irq_usec),
                                 P(&m->p, host_irq_sigma)) +
                  hostirq_common(m);
-    m->var[type][CSTAGE_hostwork] += c;
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
     return c;
 }
 
@@ -586,12 +675,49 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     unsigned put = tlb440_vcpu_put(m->tlb);
     v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     unsigned load = tlb440_vcpu_load(m->tlb);
+    feat_add(m, CFEAT_put, put);
+    feat_add(m, CFEAT_load, load);
     v[CSTAGE_heavy] +=
         cyc(put * P(p, vcpu_put_cycles) + load * P(p, vcpu_load_cycles));
     double med = t == EXIT_MMIO  ? P(p, qemu_mmio_usec)
                  : t == EXIT_DCR ? P(p, qemu_dcr_usec)
                                  : P(p, qemu_signal_usec);
     v[CSTAGE_qemu] += lognormal_usec(m, m->rng_qemu, med, P(p, qemu_sigma));
+}
+
+/* The fixed stage s of the exit in progress (a measured guest time holds
+ * the guest-side ones). */
+static uint64_t cur_fixed(const cost_model *m, int s)
+{
+    if (m->cur_measured && stage_guest[s])
+        return 0;
+    return m->fixed[m->cur_from][s];
+}
+
+/* The exit in progress is charged to row `to` instead (SIGNAL): its
+ * stages so far move with it. */
+static void retype_current(cost_model *m, int to)
+{
+    int from = m->cur_row;
+    if (from == to)
+        return;
+    for (size_t k = 0; k < N_VARYING; k++) {
+        cost_stage s = k_varying[k];
+        m->var[from][s] -= m->cur[s];
+        m->var[to][s] += m->cur[s];
+    }
+    if (from == m->cur_from) {
+        m->nfixed[from]--;
+        m->nfixed_meas[from] -= m->cur_measured;
+    }
+    for (int s = 0; s < CSTAGE__COUNT; s++) {
+        if (from != m->cur_from)
+            m->var[from][s] -= cur_fixed(m, s);
+        m->var[to][s] += cur_fixed(m, s);
+    }
+    m->count[from]--;
+    m->count[to]++;
+    m->cur_row = to;
 }
 
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
@@ -602,8 +728,12 @@ uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu)
     v[CSTAGE_icache] = cyc(P(p, heavy_code_lines) * P(p, icache_miss_cycles));
     heavy_terms(m, EXIT_SIGNAL, v);
     uint64_t other = 0;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    retype_current(m, EXIT_SIGNAL); /* the kernel's last writer */
     for (int s = 0; s < CSTAGE__COUNT; s++) {
-        m->var[t][s] += v[s];
+        if (v[s])
+            add_current(m, (cost_stage)s, v[s]);
         if (s != CSTAGE_qemu)
             other += v[s];
     }
@@ -634,14 +764,20 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
             unsigned spr = r->inst ? insn440_spr(r->inst) : 272;
             spr_group g = insn440_spr_group(spr);
             v[CSTAGE_emulate] = m->spr[g];
-            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR)
+            feat_add(m, CFEAT_spr0 + g, 1);
+            if (g == SPRG_MMU && spr == 48 && c == INSN_MTSPR) {
                 v[CSTAGE_tlbsearch] = m->ref_scan; /* PID: TID-0 release */
+                feat_add(m, CFEAT_refscan, 1);
+            }
         } else {
             v[CSTAGE_emulate] = m->emul[c];
-            if (c == INSN_TLBWE) /* release scan of the old entry's refs */
+            feat_add(m, CFEAT_emul0 + c, 1);
+            if (c == INSN_TLBWE) { /* release scan of the old entry's refs */
                 v[CSTAGE_tlbsearch] = m->ref_scan;
-            else if (c == INSN_TLBSX) {
+                feat_add(m, CFEAT_refscan, 1);
+            } else if (c == INSN_TLBSX) {
                 v[CSTAGE_tlbsearch] = m->scan_all;
+                feat_add(m, CFEAT_scanall, 1);
                 data_lines += dbl((uint64_t)P(p, gtlb_entries) * 16 /
                                   m->line_bytes);
             }
@@ -658,12 +794,15 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         else
             g = tlb440_gtlb_search(m->tlb, ea, 0, tlb440_pid(m->tlb), &scanned);
         v[CSTAGE_tlbsearch] += scanned * m->k_scan;
+        feat_add(m, CFEAT_scan, scanned);
         data_lines += m->scan_lines[scanned];
         if ((pa & PATH_MAP) && g >= 0) {
             tlb440_map_info mi;
             tlb440_map(m->tlb, ea, (unsigned)g, pr, &mi);
-            if (mi.released)
+            if (mi.released) {
                 v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
+                feat_add(m, CFEAT_release, 1);
+            }
         }
     }
     if (pa & PATH_MAGIC) {
@@ -671,8 +810,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         uint32_t ea = r->addr ? r->addr : 0xfffff000u;
         tlb440_map_info mi;
         tlb440_map_magic(m->tlb, ea, 0xfffff000u, &mi);
-        if (mi.released)
+        if (mi.released) {
             v[CSTAGE_shadowmap] = cyc(P(p, release_cycles));
+            feat_add(m, CFEAT_release, 1);
+        }
     }
     /* handler data the guest evicted since the last exit */
     double cold = data_lines * m->dcold;
@@ -739,6 +880,12 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
 {
     exit_type t = (exit_type)r->type;
     assert((unsigned)t < EXIT__COUNT);
+    m->cur_from = m->cur_row = (int)t;
+    if (m->track)
+        feat_commit(m, (int)t);
+    feat_add(m, CFEAT_exit, 1);
+    m->cur[CSTAGE_hostwork] = m->cur[CSTAGE_preempt] = 0;
+    m->cur[CSTAGE_reflect] = 0;
     /* only the varying stages are used; zeroing all of v costs a rep stos
      * per exit */
     uint64_t v[CSTAGE__COUNT], host = 0;
@@ -768,6 +915,7 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         v[CSTAGE_guest] = g = guest_cycles;
         v[CSTAGE_grefill] = 0;
         m->count_measured[t]++;
+        m->nfixed_meas[t]++;
     } else {
         v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
         uint64_t lines = (n + 7) / 8;
@@ -778,6 +926,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
             dtlb = m->k_dtlb_shadow;
         v[CSTAGE_grefill] =
             lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        feat_add(m, CFEAT_gexit, 1);
+        feat_add(m, CFEAT_glines, lines);
+        feat_add(m, CFEAT_grefill, 1 + dtlb);
         g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     }
     m->now += g;
@@ -790,14 +941,15 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     } else
         m->dcold = 1.0;
 
-    m->count[t]++;
-    static const cost_stage varying[] = {
-        CSTAGE_utlb,   CSTAGE_emulate, CSTAGE_tlbsearch, CSTAGE_shadowmap,
-        CSTAGE_dcache, CSTAGE_heavy,   CSTAGE_qemu,      CSTAGE_wait,
-        CSTAGE_icache, CSTAGE_guest,   CSTAGE_grefill};
+    m->cur_measured = measured;
+    /* the first 11 of k_varying are v's; host work is added as it comes */
     uint64_t *acc = m->var[t];
-    for (size_t k = 0; k < sizeof varying / sizeof varying[0]; k++)
-        acc[varying[k]] += v[varying[k]];
+    for (size_t k = 0; k < N_VARYING - 3; k++) {
+        acc[k_varying[k]] += v[k_varying[k]];
+        m->cur[k_varying[k]] = v[k_varying[k]];
+    }
+    m->count[t]++;
+    m->nfixed[t]++;
     m->last_qemu = v[CSTAGE_qemu];
     *handler = h;
     *guest = g;
@@ -853,15 +1005,17 @@ uint64_t cost_last_qemu(const cost_model *m)
 uint64_t cost_deliver(cost_model *m, exit_type t)
 {
     uint64_t c = cyc(m->cpi * P(&m->p, reflect_insns));
-    m->var[t][CSTAGE_reflect] += c;
+    assert((int)t == m->cur_from); /* the exit in progress */
+    (void)t;
+    add_current(m, CSTAGE_reflect, c);
     return c;
 }
 
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s)
 {
-    uint64_t n = m->count[type];
+    uint64_t n = m->nfixed[type];
     if (stage_guest[s])
-        n -= m->count_measured[type];
+        n -= m->nfixed_meas[type];
     return m->fixed[type][s] * n + m->var[type][s];
 }
 
@@ -870,26 +1024,47 @@ uint64_t cost_type_count(const cost_model *m, exit_type type)
     return m->count[type];
 }
 
+static uint64_t charged_sum(const cost_model *m, exit_type type,
+                            cost_stage s)
+{
+    uint64_t c = cost_stage_sum(m, type, s);
+    if (m->cur_row == (int)type)
+        c -= cur_fixed(m, s) + m->cur[s];
+    return c;
+}
+
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT])
+{
+    for (int s = 0; sums && s < CSTAGE__COUNT; s++)
+        sums[s] = charged_sum(m, type, (cost_stage)s);
+    return m->count[type] - (m->cur_row == (int)type);
+}
+
 void cost_write_stages(const cost_model *m, FILE *f)
 {
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
-               "'guest' stages are charged to TIMEINGUEST\n");
+               "'guest' stages are charged to TIMEINGUEST\n"
+               "# over the exits the table charges (all but the last), "
+               "under the row that charges them\n"
+               "# (each stage and its parameters: docs/cost-model.md)\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {
-        if (!m->count[t])
+        uint64_t charged = cost_charged(m, (exit_type)t, NULL);
+        if (!charged)
             continue;
-        double n = (double)m->count[t], tot[2] = {0, 0};
+        double n = (double)charged, tot[2] = {0, 0};
         for (int s = 0; s < CSTAGE__COUNT; s++)
             tot[stage_guest[s]] +=
-                (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+                (double)charged_sum(m, (exit_type)t, (cost_stage)s);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
                 exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
-                (unsigned long long)m->count[t]);
+                (unsigned long long)charged);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% guest\n",
                 exit_name((exit_type)t), "TOTAL", tot[1] / n, 100.0);
         for (int s = 0; s < CSTAGE__COUNT; s++) {
-            double c = (double)cost_stage_sum(m, (exit_type)t, (cost_stage)s);
+            double c = (double)charged_sum(m, (exit_type)t, (cost_stage)s);
             if (c == 0)
                 continue;
             int gs = stage_guest[s];
@@ -910,6 +1085,52 @@ void cost_write_stages(const cost_model *m, FILE *f)
             (unsigned long long)st->host_evicted_guest,
             (unsigned long long)st->releases, (unsigned long long)st->puts,
             (unsigned long long)st->put_entries);
+}
+
+void cost_track_features(cost_model *m, bool on)
+{
+    m->track = on;
+}
+
+uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j)
+{
+    return m->feat[t][j];
+}
+
+double cost_feature_unit(const cost_model *m, exit_type t, cost_feature j)
+{
+    const params *p = &m->p;
+    switch (j) {
+    case CFEAT_exit: return dbl(m->fixed_handler[t]);
+    case CFEAT_gexit: return dbl(m->fixed_guest[t]);
+    case CFEAT_scan: return dbl(m->k_scan);
+    case CFEAT_refscan: return dbl(m->ref_scan);
+    case CFEAT_scanall: return dbl(m->scan_all);
+    case CFEAT_release: return dbl(cyc(P(p, release_cycles)));
+    case CFEAT_put: return P(p, vcpu_put_cycles);
+    case CFEAT_load: return P(p, vcpu_load_cycles);
+    case CFEAT_hostmiss: return m->k_host_miss;
+    case CFEAT_tick: return dbl(cyc(P(p, host_tick_cycles)));
+    case CFEAT_hostirq:
+        return dbl(cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles)));
+    case CFEAT_glines: return dbl(m->k_icache_miss);
+    case CFEAT_grefill: return dbl(m->k_shadow_refill);
+    default: break;
+    }
+    if (j >= CFEAT_spr0 && j < CFEAT_spr0 + 4)
+        return dbl(m->spr[j - CFEAT_spr0]);
+    assert(j >= CFEAT_emul0 && j < CFEAT_emul0 + INSN__COUNT);
+    return dbl(m->emul[j - CFEAT_emul0]);
+}
+
+int cost_feature_guest_side(cost_feature j)
+{
+    return j == CFEAT_gexit || j == CFEAT_glines || j == CFEAT_grefill;
+}
+
+int cost_feature_rounded(cost_feature j)
+{
+    return j == CFEAT_hostmiss || j == CFEAT_put || j == CFEAT_load;
 }
 
 static sim_err hook_begin(void *ctx, const trace_header *h)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "exits.h"
+#include "insn440.h"
 #include "params.h"
 #include "replay.h"
 #include "sim_err.h"
@@ -108,6 +109,49 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
 void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
                        uint64_t *modelled);
 
+/* Unit-cost features: the sufficient statistics of a parameter sweep
+ * (model/sweep.c, docs/sweep.md). Every exit's handler cycles are
+ *   sum_j n_j * cost_feature_unit(j) + r
+ * where the counts n_j (one exit, one emulated instruction of a class,
+ * guest TLB entries scanned, UTLB misses, shadow entries saved ...) and the
+ * remainder r (D-cache, QEMU, host interrupt work drawn from distributions,
+ * EMUL_WAIT idling) do not depend on any unit; the guest side likewise
+ * with gexit/glines/grefill (modelled guest intervals only). With tracking
+ * on, cost_feature_sum gives the counts summed over the exits the
+ * accounting charges (all but the last one since the reset). Direct path
+ * only: the SystemC platform's deliver/signal tails are not tracked. */
+typedef enum cost_feature {
+    CFEAT_exit,     /* the type's fixed handler stages */
+    CFEAT_gexit,    /* the type's fixed guest-side stages (stub, tail) */
+    CFEAT_scan,     /* guest TLB entries searched (tlb_scan_cycles) */
+    CFEAT_refscan,  /* shadow-ref scans of the UTLB (tlbwe, PID change) */
+    CFEAT_scanall,  /* whole guest TLB scans (tlbsx) */
+    CFEAT_release,  /* shadow entries released (release_cycles) */
+    CFEAT_put,      /* vcpu_put entries (vcpu_put_cycles) */
+    CFEAT_load,     /* vcpu_load entries (vcpu_load_cycles) */
+    CFEAT_hostmiss, /* host UTLB misses (host_tlb_miss_cycles) */
+    CFEAT_tick,     /* host ticks serviced (host_tick_cycles) */
+    CFEAT_hostirq,  /* host interrupt code refills (lines x miss) */
+    CFEAT_glines,   /* guest I-cache lines refetched (icache_miss_cycles) */
+    CFEAT_grefill,  /* guest shadow TLB refills (shadow_refill_cycles) */
+    CFEAT_spr0,     /* mfspr/mtspr by SPR group: 4 features */
+    CFEAT_emul0 = CFEAT_spr0 + 4, /* other emulated classes: INSN__COUNT */
+    CFEAT__COUNT = CFEAT_emul0 + INSN__COUNT
+} cost_feature;
+/* Tracking is off by default (one predictable branch per count). */
+void cost_track_features(cost_model *m, bool on);
+uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j);
+/* Cycles of one unit of feature j for an exit of type t at the model's
+ * parameters (whole cycles except for the rounded features). */
+double cost_feature_unit(const cost_model *m, exit_type t, cost_feature j);
+/* 1 for the features whose cycles are rounded per exit (n x unit, the UTLB
+ * misses of one access group, vcpu_put + vcpu_load): their sums are linear
+ * in the unit only while the unit is a whole number. */
+int cost_feature_rounded(cost_feature j);
+/* 1 if feature j adds to the guest interval (TIMEINGUEST), 0 if to the
+ * handler (the exit's own row). */
+int cost_feature_guest_side(cost_feature j);
+
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a
  * device interrupt serviced now. Returns cycles; accounted to `type`'s
@@ -120,7 +164,7 @@ uint64_t cost_last_qemu(const cost_model *m);
 /* A signal found pending at the end of a light exit of type t turns it into
  * SIGNAL (kernel: last writer wins) and sends it to user space: returns the
  * extra non-QEMU cycles (KVM_RUN return, vcpu_put/load), *qemu gets the
- * QEMU cycles. Accounted to t's stages. */
+ * QEMU cycles. The exit, all its stages, is then charged to SIGNAL's row. */
 uint64_t cost_signal_tail(cost_model *m, exit_type t, uint64_t *qemu);
 /* deliver_interrupts of a pending guest decrementer at entry. */
 uint64_t cost_deliver(cost_model *m, exit_type t);
@@ -132,9 +176,16 @@ void cost_set_internal_host(cost_model *m, int on);
 uint64_t cost_to_ticks(const cost_model *m, uint64_t cycles);
 uint64_t cost_core_hz(const cost_model *m);
 
-/* Cycles of `stage` summed over exits of `type`, and the exit count. */
+/* Cycles of `stage` summed over every costed exit of `type` (the one in
+ * progress included), and their count. */
 uint64_t cost_stage_sum(const cost_model *m, exit_type type, cost_stage s);
 uint64_t cost_type_count(const cost_model *m, exit_type type);
+/* What the exit-timing table charges to row `type`: its exits so far but
+ * the last one costed (the kernel charges an exit when the next one comes),
+ * a light exit a signal turned into SIGNAL under SIGNAL. Returns the count;
+ * sums (may be NULL) gets the cycles of each stage. */
+uint64_t cost_charged(const cost_model *m, exit_type type,
+                      uint64_t sums[CSTAGE__COUNT]);
 /* Per exit type, average cycles per stage (non-zero stages only). */
 void cost_write_stages(const cost_model *m, FILE *f);
 

@@ -21,6 +21,8 @@ void ftexport_defaults(ftexport_opts *o)
     o->pid = 1234;
     o->cpu = 0;
     o->ns = false;
+    o->progress = NULL;
+    o->progress_ctx = NULL;
 }
 
 static uint32_t spr_insn(uint32_t base, unsigned rt, unsigned spr)
@@ -206,6 +208,7 @@ sim_err ftexport_trace(const char *path, FILE *out, const ftexport_opts *o,
                  "#                            ||| /     delay\n"
                  "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
                  "#              | |       |   ||||       |         |\n");
+    uint64_t done = 0;
     for (;;) {
         const trace_rec *recs;
         size_t n;
@@ -213,6 +216,9 @@ sim_err ftexport_trace(const char *path, FILE *out, const ftexport_opts *o,
             break;
         for (size_t i = 0; i < n; i++)
             put_rec(&x, &recs[i]);
+        done += n;
+        if (o->progress)
+            o->progress(o->progress_ctx, done, 0);
     }
     close_open(&x);
     trace_reader_close(rd);

@@ -11,12 +11,15 @@
 #include <stdio.h>
 
 #include "sim_err.h"
+#include "trace.h"
 
 typedef struct ftexport_opts {
     const char *comm; /* task name, at most 15 characters */
     uint32_t pid;     /* task pid */
     uint32_t cpu;     /* host CPU column */
     bool ns;          /* 9 decimals (ns) instead of 6 (us) */
+    trace_progress_fn progress; /* records done; NULL: none */
+    void *progress_ctx;
 } ftexport_opts;
 
 void ftexport_defaults(ftexport_opts *o);

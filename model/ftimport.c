@@ -93,6 +93,12 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* The input as the user typed it, for errors that end the import. */
+static const char *input_path(const ftimport *im)
+{
+    return im->o.path ? im->o.path : im->rep.name;
+}
+
 sim_err ftimport_new(ftimport **imp, const ftimport_opts *o,
                      const char *out_path)
 {
@@ -150,7 +156,7 @@ static SIM_MUST_CHECK sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
         return sim_fail(SIM_ERR_UNSUPP,
                         "%s: more than %d threads emit kvm events: choose "
                         "one with --vcpu PID",
-                        im->rep.name, FTIMPORT_MAX_THREADS);
+                        input_path(im), FTIMPORT_MAX_THREADS);
     }
     vcpu *v = calloc(1, sizeof *v);
     if (!v)
@@ -173,6 +179,13 @@ static SIM_MUST_CHECK sim_err vcpu_get(ftimport *im, uint32_t pid, vcpu **out)
         if ((e = trace_writer_open(&v->w, im->out_path, &im->h))) {
             tlb440_free(v->tlb);
             free(v);
+            if (im->nv > 0 && e == SIM_ERR_USAGE) {
+                /* a device or pipe takes one trace, not one per thread */
+                char m[400];
+                snprintf(m, sizeof m, "%s", sim_errmsg());
+                e = sim_fail(e, "%s; several threads emit kvm events: "
+                                "choose one with --vcpu PID", m);
+            }
             return e;
         }
     }
@@ -342,9 +355,18 @@ static SIM_MUST_CHECK sim_err close_exit(ftimport *im, vcpu *v, bool has_next,
     if (!v->open)
         return SIM_OK;
     bool a = false;
+    uint64_t amb_before[FTA__COUNT];
+    memcpy(amb_before, v->amb, sizeof amb_before);
     exit_type t = classify_exit(im, v, has_next, next_tb, next_pr, &a);
-    if (v->user == FTU_INTR)
-        t = EXIT_SIGNAL; /* a signal found after the handler overrides it */
+    if (v->user == FTU_INTR) {
+        /* a signal found after the handler overrides the type, so what was
+         * guessed about the first one is not in the trace: the report
+         * counts only guesses the trace holds (an EMUL_WAIT guess here
+         * would be one more than the trace's EMUL_WAIT exits) */
+        t = EXIT_SIGNAL;
+        memcpy(v->amb, amb_before, sizeof amb_before);
+        a = false;
+    }
     if (v->lost)
         amb(v, FTA_LOST, &a);
     v->ex.type = (uint8_t)t;
@@ -591,12 +613,12 @@ sim_err ftimport_finish(ftimport *im, ftimport_report *rep)
             e = sim_fail(SIM_ERR_FORMAT,
                          "%s: no kvm_exit event of thread %u: nothing to "
                          "import",
-                         r->name, im->o.vcpu);
+                         input_path(im), im->o.vcpu);
         else
             e = sim_fail(SIM_ERR_FORMAT,
                          "%s: no kvm_exit event: nothing to import (%llu "
                          "lines read)",
-                         r->name, (unsigned long long)r->lines);
+                         input_path(im), (unsigned long long)r->lines);
     }
     if (!e) {
         r->written = true;
@@ -655,6 +677,8 @@ static SIM_MUST_CHECK sim_err run(ftrace_reader *rd, const ftimport_opts *o,
             break;
         if ((e = ftimport_line(im, line, len, cut)))
             break;
+        if (o->progress && im->rep.lines % TRACE_PROGRESS_LINES == 0)
+            o->progress(o->progress_ctx, im->rep.lines, 0);
     }
     if (!e)
         e = ftimport_finish(im, rep);
@@ -695,9 +719,9 @@ void ftimport_print_report(FILE *f, const ftimport_report *r,
                            const char *out_name)
 {
     for (unsigned i = 0; i < r->nmsgs; i++)
-        fprintf(f, "sim import: %s\n", r->msgs[i]);
+        fprintf(f, "sim import ftrace: %s\n", r->msgs[i]);
     if (r->malformed > r->nmsgs)
-        fprintf(f, "sim import: ... and %llu more malformed lines\n",
+        fprintf(f, "sim import ftrace: ... and %llu more malformed lines\n",
                 (ull)(r->malformed - r->nmsgs));
     fprintf(f, "import of %s\n", r->name);
     fprintf(f, "  lines read      %llu\n", (ull)r->lines);

@@ -17,6 +17,7 @@
 #include "exits.h"
 #include "ftrace.h"
 #include "sim_err.h"
+#include "trace.h"
 
 #define FTIMPORT_TB_HZ_DEFAULT     667000000u
 #define FTIMPORT_WAIT_US_DEFAULT   50u
@@ -25,7 +26,8 @@
 #define FTIMPORT_MSGS              5  /* malformed lines quoted in full */
 
 typedef struct ftimport_opts {
-    const char *name; /* input name for messages (a base name) */
+    const char *name; /* input name for the report (a base name) */
+    const char *path; /* input as typed, for fatal errors; NULL: name */
     uint64_t tb_hz;   /* timebase of the records, 1..10 GHz */
     bool vcpu_set;    /* write this thread, not the busiest */
     uint32_t vcpu;
@@ -33,6 +35,8 @@ typedef struct ftimport_opts {
     uint32_t wait_us;     /* mtmsr/rfi gap that means EMUL_WAIT; 0: never */
     uint64_t guest_ram;   /* real addresses below are RAM, above MMIO */
     const char *workload; /* header workload; NULL: from name */
+    trace_progress_fn progress; /* lines read; NULL: none */
+    void *progress_ctx;
 } ftimport_opts;
 
 void ftimport_defaults(ftimport_opts *o);

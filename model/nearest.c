@@ -1,7 +1,15 @@
-/* nearest: prefix match, else Levenshtein distance over the candidates. */
+/* nearest: prefix match, else Levenshtein distance over the candidates,
+ * both ignoring case (ICACHE_BYTES finds icache_bytes, emulinst EMULINST). */
 #include "nearest.h"
 
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
+
+static int fold(char c)
+{
+    return tolower((unsigned char)c);
+}
 
 unsigned nearest_distance(const char *a, const char *b)
 {
@@ -18,7 +26,7 @@ unsigned nearest_distance(const char *a, const char *b)
         row[0] = (unsigned)i;
         for (size_t j = 1; j <= lb; j++) {
             unsigned up = row[j];
-            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            unsigned best = diag + (fold(a[i - 1]) != fold(b[j - 1]));
             if (up + 1 < best)
                 best = up + 1;
             if (row[j - 1] + 1 < best)
@@ -43,7 +51,7 @@ void nearest_offer(nearest *n, const char *c)
     size_t w = strlen(n->want);
     /* a prefix of 3 or more characters beats edit distance, which favours
      * short names over the one that was cut short */
-    if (w >= 3 && strncmp(c, n->want, w) == 0 &&
+    if (w >= 3 && strncasecmp(c, n->want, w) == 0 &&
         (!n->prefix || strlen(c) < strlen(n->prefix)))
         n->prefix = c;
     unsigned d = nearest_distance(n->want, c);

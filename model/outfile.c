@@ -1,11 +1,315 @@
-/* outfile: temporary name + rename. */
+/* outfile: temporary name + rename for files, in place for devices and
+ * pipes, temporary files removed on a fatal signal (outfile.h). */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* ---- temporary files to remove on a signal ---- */
+
+/* More than any command holds at once (sim import: one per vCPU thread). */
+#define LIVE_MAX 256
+static _Atomic(char *) g_live[LIVE_MAX];
+static const int k_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static atomic_bool g_trapped;
+
+/* unlink, signal and raise are async-signal-safe; the names stay allocated
+ * while registered (freed only after live_drop). */
+static void on_signal(int sig)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *t = atomic_load(&g_live[i]);
+        if (t)
+            unlink(t);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered on return: the process ends by sig */
+}
+
+/* Takes the signals a command left at their default action. */
+static void trap_signals(void)
+{
+    if (atomic_exchange(&g_trapped, true))
+        return;
+    for (size_t i = 0; i < sizeof k_signals / sizeof k_signals[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(k_signals[i], NULL, &old) != 0 ||
+            (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(k_signals[i], &sa, NULL);
+    }
+}
+
+static int live_add(char *tmp)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *expect = NULL;
+        if (atomic_compare_exchange_strong(&g_live[i], &expect, tmp))
+            return i + 1;
+    }
+    return 0; /* still written and renamed; only not removed on a signal */
+}
+
+static void live_drop(outfile *o)
+{
+    if (o->slot > 0)
+        atomic_store(&g_live[o->slot - 1], NULL);
+    o->slot = 0;
+}
+
+/* ---- targets written in place, one output each ---- */
+
+#define BUSY_MAX 16
+static struct {
+    bool used;
+    dev_t dev;
+    ino_t ino;
+} g_busy[BUSY_MAX];
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static sim_err busy_take(outfile *o, const struct stat *st, const char *name)
+{
+    for (int i = 0; i < BUSY_MAX; i++)
+        if (g_busy[i].used && g_busy[i].dev == st->st_dev &&
+            g_busy[i].ino == st->st_ino)
+            return sim_fail(SIM_ERR_USAGE,
+                            "%s: is not a regular file and is already being "
+                            "written: it takes one output at a time",
+                            name);
+    for (int i = 0; i < BUSY_MAX; i++)
+        if (!g_busy[i].used) {
+            g_busy[i].used = true;
+            g_busy[i].dev = st->st_dev;
+            g_busy[i].ino = st->st_ino;
+            o->busy = i + 1;
+            return SIM_OK;
+        }
+    return sim_fail(SIM_ERR_USAGE, "%s: more than %d devices or pipes "
+                                   "written at once", name, BUSY_MAX);
+}
+
+static void busy_drop(outfile *o)
+{
+    if (o->busy > 0)
+        g_busy[o->busy - 1].used = false;
+    o->busy = 0;
+}
+
+/* ---- where a path leads ---- */
+
+typedef enum target {
+    T_NEW,     /* nothing there yet: created by rename */
+    T_REGULAR, /* a regular file: replaced by rename */
+    T_STREAM,  /* device, FIFO, socket: written in place */
+    T_STDOUT,  /* this process's stdout (/dev/stdout) */
+    T_STDERR,
+} target;
+
+static char *dir_of(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    if (!s)
+        return strdup(".");
+    if (s == p)
+        return strdup("/");
+    return strndup(p, (size_t)(s - p));
+}
+
+/* A name that does not exist: itself, or where its dangling symlinks lead
+ * (a relative link is relative to the link's directory). */
+static sim_err follow_dangling(const char *path, char **final)
+{
+    char *p = strdup(path);
+    if (!p)
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    for (int depth = 0;; depth++) {
+        struct stat ls;
+        if (lstat(p, &ls) != 0 || !S_ISLNK(ls.st_mode))
+            break;
+        char t[PATH_MAX];
+        ssize_t n = depth < 40 ? readlink(p, t, sizeof t - 1) : -1;
+        if (n < 0) {
+            free(p);
+            return sim_fail(SIM_ERR_IO, "%s: %s", path,
+                            strerror(depth < 40 ? errno : ELOOP));
+        }
+        t[n] = '\0';
+        char *next;
+        if (t[0] == '/') {
+            next = strdup(t);
+        } else {
+            char *d = dir_of(p);
+            size_t len = d ? strlen(d) + (size_t)n + 2 : 0;
+            next = d ? malloc(len) : NULL;
+            if (next)
+                snprintf(next, len, "%s/%s", d, t);
+            free(d);
+        }
+        free(p);
+        if (!(p = next))
+            return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    }
+    *final = p;
+    return SIM_OK;
+}
+
+/* Where path's bytes go. *final (allocated, NULL for T_STDOUT/T_STDERR) is
+ * the name to rename onto or open; *st describes an existing target. */
+static sim_err resolve(const char *path, target *kind, char **final,
+                       struct stat *st)
+{
+    *final = NULL;
+    memset(st, 0, sizeof *st);
+    if (!*path)
+        return sim_fail(SIM_ERR_USAGE, "an empty output file name");
+    if (stat(path, st) == 0) {
+        if (S_ISDIR(st->st_mode))
+            return sim_fail(SIM_ERR_USAGE, "%s: is a directory: give a file "
+                                           "name", path);
+        struct stat fd;
+        if (fstat(STDOUT_FILENO, &fd) == 0 && same_file(st, &fd)) {
+            *kind = T_STDOUT;
+            return SIM_OK;
+        }
+        if (fstat(STDERR_FILENO, &fd) == 0 && same_file(st, &fd)) {
+            *kind = T_STDERR;
+            return SIM_OK;
+        }
+        if (!S_ISREG(st->st_mode)) {
+            *kind = T_STREAM;
+            if (access(path, W_OK) != 0)
+                return sim_fail(SIM_ERR_IO, "%s: cannot write: %s", path,
+                                strerror(errno));
+            if (!(*final = strdup(path)))
+                return sim_fail(SIM_ERR_NOMEM, "out of memory");
+            return SIM_OK;
+        }
+        struct stat ls;
+        *kind = T_REGULAR;
+        bool link = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+        if (!(*final = link ? realpath(path, NULL) : strdup(path)))
+            return sim_fail(SIM_ERR_IO, "%s: %s", path, strerror(errno));
+    } else if (errno != ENOENT) {
+        return sim_fail(SIM_ERR_IO, "%s: %s", path, strerror(errno));
+    } else {
+        *kind = T_NEW;
+        sim_err e = follow_dangling(path, final);
+        if (e)
+            return e;
+    }
+    /* a new or replaced file is created beside its final name */
+    char *d = dir_of(*final);
+    if (!d) {
+        free(*final);
+        *final = NULL;
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    }
+    struct stat ds;
+    sim_err e = SIM_OK;
+    if (stat(d, &ds) != 0 || !S_ISDIR(ds.st_mode))
+        e = sim_fail(SIM_ERR_IO, "%s: cannot write: directory %s does not "
+                                 "exist", path, d);
+    else if (access(d, W_OK | X_OK) != 0)
+        e = sim_fail(SIM_ERR_IO, "%s: cannot create a file in %s: %s", path,
+                     d, strerror(errno));
+    free(d);
+    if (e) {
+        free(*final);
+        *final = NULL;
+    }
+    return e;
+}
+
+sim_err outfile_check(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return SIM_OK;
+    target k;
+    char *final;
+    struct stat st;
+    sim_err e = resolve(path, &k, &final, &st);
+    free(final);
+    return e;
+}
+
+static void clear(outfile *o)
+{
+    free(o->path);
+    free(o->tmp);
+    o->f = NULL;
+    o->path = o->tmp = NULL;
+    o->in_place = false;
+}
+
+static sim_err open_in_place(outfile *o, const char *final, const char *name)
+{
+    int fd = open(final, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", name,
+                        strerror(errno));
+    if (!(o->f = fdopen(fd, "wb"))) {
+        int err = errno;
+        close(fd);
+        return sim_fail(SIM_ERR_IO, "%s: %s", name, strerror(err));
+    }
+    o->in_place = true;
+    return SIM_OK;
+}
+
+static sim_err open_temp(outfile *o, const char *final, const char *name,
+                         const struct stat *old, target k)
+{
+    size_t n = strlen(final);
+    if (!(o->tmp = malloc(n + 12)))
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    memcpy(o->tmp, final, n);
+    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+    trap_signals();
+    /* no signal between creating the file and registering it */
+    sigset_t all, prev;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &prev);
+    int fd = mkstemp(o->tmp);
+    int err = errno;
+    if (fd >= 0)
+        o->slot = live_add(o->tmp);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
+    if (fd < 0)
+        return sim_fail(SIM_ERR_IO, "%s: cannot create a temporary file "
+                                    "beside it: %s", name, strerror(err));
+    /* mkstemp creates 0600: keep the replaced file's mode, else the mode a
+     * plain fopen would give */
+    mode_t mode;
+    if (k == T_REGULAR) {
+        mode = old->st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0 || !(o->f = fdopen(fd, "wb"))) {
+        err = errno;
+        close(fd);
+        unlink(o->tmp);
+        live_drop(o);
+        return sim_fail(SIM_ERR_IO, "%s: %s", o->tmp, strerror(err));
+    }
+    return SIM_OK;
+}
 
 sim_err outfile_open(outfile *o, const char *path)
 {
@@ -14,98 +318,95 @@ sim_err outfile_open(outfile *o, const char *path)
         o->f = stdout;
         return SIM_OK;
     }
-    size_t n = strlen(path);
-    o->path = strdup(path);
-    o->tmp = malloc(n + 16);
-    if (!o->path || !o->tmp) {
-        free(o->path);
-        free(o->tmp);
+    target k;
+    char *final;
+    struct stat st;
+    sim_err e = resolve(path, &k, &final, &st);
+    if (e)
+        return e;
+    if (!(o->path = strdup(path))) {
+        free(final);
         return sim_fail(SIM_ERR_NOMEM, "out of memory");
     }
-    memcpy(o->tmp, path, n);
-    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        sim_err e = sim_fail(SIM_ERR_IO, "%s: cannot create a temporary file "
-                             "beside it: %s", path, strerror(errno));
-        free(o->path);
-        free(o->tmp);
-        o->path = o->tmp = NULL;
+    if (k == T_STDOUT || k == T_STDERR || k == T_STREAM)
+        e = busy_take(o, &st, path);
+    if (!e) {
+        if (k == T_STDOUT || k == T_STDERR)
+            o->f = k == T_STDOUT ? stdout : stderr;
+        else if (k == T_STREAM)
+            e = open_in_place(o, final, path);
+        else
+            e = open_temp(o, final, path, &st, k);
+    }
+    if (e) {
+        busy_drop(o);
+        clear(o);
+        free(final);
         return e;
     }
-    /* mkstemp creates 0600; give the file the mode a plain fopen would */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        sim_err e = sim_fail(SIM_ERR_IO, "%s: chmod: %s", o->tmp,
-                             strerror(errno));
-        close(fd);
-        unlink(o->tmp);
+    if (o->tmp) { /* rename needs the final name; messages use the typed one */
         free(o->path);
-        free(o->tmp);
-        o->path = o->tmp = NULL;
-        return e;
-    }
-    o->f = fdopen(fd, "wb");
-    if (!o->f) {
-        close(fd);
-        unlink(o->tmp);
-        free(o->path);
-        free(o->tmp);
-        o->path = o->tmp = NULL;
-        return sim_fail(SIM_ERR_IO, "%s: %s", path, strerror(errno));
+        o->path = final;
+    } else {
+        free(final);
     }
     return SIM_OK;
+}
+
+/* 0, or the errno of the first failure: an earlier write (EIO: stdio
+ * keeps no errno), the flush, the fsync (files only: a device or pipe has
+ * nothing to sync). */
+static int flush_error(FILE *f, bool sync)
+{
+    int err = ferror(f) ? EIO : 0;
+    if (fflush(f) != 0)
+        err = errno;
+    if (!err && sync && fsync(fileno(f)) != 0)
+        err = errno;
+    return err;
 }
 
 sim_err outfile_commit(outfile *o)
 {
-    if (!o->tmp) {
-        if (o->f && fflush(o->f) != 0)
-            return sim_fail(SIM_ERR_IO, "stdout: %s", strerror(errno));
-        return SIM_OK;
+    if (!o->tmp && !o->in_place) { /* a stream of this process */
+        const char *name = o->path ? o->path : "stdout";
+        int err = flush_error(o->f, false);
+        sim_err e = err ? sim_fail(SIM_ERR_IO, "%s: write failed: %s", name,
+                                   strerror(err))
+                        : SIM_OK;
+        busy_drop(o);
+        clear(o);
+        return e;
     }
-    int bad = ferror(o->f) || fflush(o->f) != 0 || fsync(fileno(o->f)) != 0;
-    int err = errno;
-    if (fclose(o->f) != 0 && !bad) {
-        bad = 1;
+    int err = flush_error(o->f, o->tmp != NULL);
+    if (fclose(o->f) != 0 && !err)
         err = errno;
-    }
+    int bad = err != 0;
     o->f = NULL;
-    if (bad) {
+    sim_err e = SIM_OK;
+    if (bad)
+        e = sim_fail(SIM_ERR_IO, "%s: write failed: %s", o->path,
+                     strerror(err));
+    else if (o->tmp && rename(o->tmp, o->path) != 0)
+        e = sim_fail(SIM_ERR_IO, "%s: rename from %s failed: %s", o->path,
+                     o->tmp, strerror(errno));
+    if (o->tmp && e)
         unlink(o->tmp);
-        sim_err e = sim_fail(SIM_ERR_IO, "%s: write failed: %s", o->path,
-                             strerror(err));
-        free(o->path);
-        free(o->tmp);
-        o->path = o->tmp = NULL;
-        return e;
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        err = errno;
-        unlink(o->tmp);
-        sim_err e = sim_fail(SIM_ERR_IO, "%s: rename from %s failed: %s",
-                             o->path, o->tmp, strerror(err));
-        free(o->path);
-        free(o->tmp);
-        o->path = o->tmp = NULL;
-        return e;
-    }
-    free(o->path);
-    free(o->tmp);
-    o->path = o->tmp = NULL;
-    return SIM_OK;
+    live_drop(o);
+    busy_drop(o);
+    clear(o);
+    return e;
 }
 
 void outfile_abort(outfile *o)
 {
-    if (o->tmp) {
+    if (o->tmp || o->in_place) {
         if (o->f)
             fclose(o->f);
-        unlink(o->tmp);
+        if (o->tmp)
+            unlink(o->tmp);
     }
-    free(o->path);
-    free(o->tmp);
-    o->f = NULL;
-    o->path = o->tmp = NULL;
+    live_drop(o);
+    busy_drop(o);
+    clear(o);
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct param_def {
     const char *name;
@@ -49,6 +50,19 @@ double param_default(param_id id)
     return defs[id].def;
 }
 
+const char *param_source(param_id id)
+{
+    return defs[id].source;
+}
+
+int param_from_name(const char *name)
+{
+    for (int i = 0; i < PARAM__COUNT; i++)
+        if (!strcmp(defs[i].name, name))
+            return i;
+    return -1;
+}
+
 double param_min(param_id id)
 {
     return defs[id].min;
@@ -61,17 +75,16 @@ int param_kind(param_id id)
 {
     return defs[id].kind;
 }
-const char *param_source(param_id id)
-{
-    return defs[id].source;
-}
 
-int param_from_name(const char *name)
+int param_is_linear(param_id id)
 {
-    for (int i = 0; i < PARAM__COUNT; i++)
-        if (!strcmp(defs[i].name, name))
-            return i;
-    return -1;
+    switch (id) {
+#define X(n) case PARAM_##n:
+        PARAM_SWEEP_LINEAR(X)
+#undef X
+        return 1;
+    default: return 0;
+    }
 }
 
 const char *param_nearest_name(const char *name)
@@ -115,7 +128,7 @@ sim_err params_set(params *p, param_id id, double v, const char *where)
     if (!isfinite(v))
         return sim_fail(SIM_ERR_RANGE, "%s: %s: not a finite number", where,
                         d->name);
-    if (d->kind == PK_INT && v != floor(v))
+    if (d->kind != PK_REAL && v != floor(v))
         return sim_fail(SIM_ERR_RANGE,
                         "%s: %s = %g: must be a whole number "
                         "of %s",
@@ -125,7 +138,31 @@ sim_err params_set(params *p, param_id id, double v, const char *where)
                         "%s: %s = %g %s is out of range "
                         "[%g, %g]",
                         where, d->name, v, d->unit, d->min, d->max);
+    if (d->kind == PK_POW2 && (v < 1 || v != ldexp(1.0, ilogb(v))))
+        return sim_fail(SIM_ERR_RANGE, "%s: %s = %g %s: must be a power of two",
+                        where, d->name, v, d->unit);
     p->v[id] = v;
+    return SIM_OK;
+}
+
+/* Where a resolved value came from, for messages. */
+static const char *origin_name(const params *p, int id)
+{
+    return p->origin[id] == PO_SET    ? "--set"
+           : p->origin[id] == PO_FILE ? p->file
+                                      : "default";
+}
+
+sim_err params_check(const params *p)
+{
+    double line = P(p, cache_line_bytes);
+    for (int i = 0; i < PARAM__COUNT; i++)
+        if (defs[i].kind == PK_LINES && fmod(p->v[i], line) != 0)
+            return sim_fail(SIM_ERR_RANGE,
+                            "%s: %s = %g bytes is not a whole number of "
+                            "cache lines (cache_line_bytes = %g, from %s)",
+                            origin_name(p, i), defs[i].name, p->v[i], line,
+                            origin_name(p, PARAM_cache_line_bytes));
     return SIM_OK;
 }
 
@@ -195,8 +232,15 @@ static int params_ini_line(void *user, const char *section, const char *name,
                  section);
         return 0;
     }
+    /* inih strips inline ';' comments only; '#' ones are documented too
+     * (no value holds a '#') */
+    char v[256];
+    snprintf(v, sizeof v, "%s", value);
+    char *hash = strchr(v, '#');
+    if (hash)
+        *hash = '\0';
     int id = -1;
-    sim_err e = set_named(c->p, name, value, "@", &id);
+    sim_err e = set_named(c->p, name, v, "@", &id);
     if (e != SIM_OK) {
         c->failed = 1;
         c->err = e;
@@ -229,11 +273,22 @@ static sim_err ini_result(params *p, ini_ctx *c, int rc, const char *name)
 sim_err params_load_file(params *p, const char *path)
 {
     ini_ctx c = {.p = p, .path = path};
-    errno = 0;
-    int rc = ini_parse(path, params_ini_line, &c);
-    if (rc == -1)
+    FILE *f = fopen(path, "r");
+    if (!f)
         return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
-                        strerror(errno ? errno : ENOENT));
+                        strerror(errno));
+    /* a directory opens, then reads as an empty file: refuse it */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return sim_fail(SIM_ERR_IO, "%s: is a directory, not a parameter "
+                                    "file", path);
+    }
+    int rc = ini_parse_file(f, params_ini_line, &c);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad && rc == 0)
+        return sim_fail(SIM_ERR_IO, "%s: read failed", path);
     return ini_result(p, &c, rc, path);
 }
 
@@ -258,12 +313,15 @@ void params_write_show(FILE *f, const params *p)
     for (int i = 0; i < PARAM__COUNT; i++) {
         char v[32];
         fmt_value(v, sizeof v, p->v[i]);
+        /* a default names where it comes from, as docs/parameters.md */
         const char *o = p->origin[i] == PO_SET    ? "--set"
                         : p->origin[i] == PO_FILE ? "file"
-                                                  : "default";
+                                                  : "default:";
         fprintf(f, "%-24s %12s %-12s %s", defs[i].name, v, defs[i].unit, o);
         if (p->origin[i] == PO_FILE)
             fprintf(f, " %s", p->file);
+        else if (p->origin[i] == PO_DEFAULT)
+            fprintf(f, " %s", defs[i].source);
         fputc('\n', f);
     }
 }
@@ -299,7 +357,11 @@ void params_write_doc(FILE *f)
         fmt_value(hi, sizeof hi, defs[i].max);
         fprintf(f, "| `%s` | %s | %s | %s .. %s%s | %s | %s |\n", defs[i].name,
                 d, defs[i].unit, lo, hi,
-                defs[i].kind == PK_INT ? ", whole" : "", defs[i].source,
+                defs[i].kind == PK_INT    ? ", whole"
+                : defs[i].kind == PK_POW2 ? ", a power of two"
+                : defs[i].kind == PK_LINES ? ", whole cache lines"
+                                           : "",
+                defs[i].source,
                 defs[i].help);
     }
 }

@@ -11,9 +11,14 @@
 
 #include "sim_err.h"
 
-/* Kinds: PK_INT values must be whole numbers; PK_REAL any finite number. */
-#define PK_INT  0
-#define PK_REAL 1
+/* Kinds: PK_INT values must be whole numbers; PK_REAL any finite number;
+ * PK_POW2 a whole power of two; PK_LINES whole bytes that make whole cache
+ * lines (a multiple of cache_line_bytes: checked by params_check, once
+ * every value is known). */
+#define PK_INT   0
+#define PK_REAL  1
+#define PK_POW2  2
+#define PK_LINES 3
 
 /* Where a default comes from (kept short: it is printed in the docs). */
 #define SRC_REF7   "ref §7 (PPC440x5 UM)"
@@ -29,12 +34,12 @@
     X(core_hz, PK_INT, "Hz", 667e6, 1e6, 4e9, SRC_REF7,                        \
       "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used "  \
       "when a trace does not give one")                                        \
-    X(icache_bytes, PK_INT, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(icache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
       "I-cache size (32 KB on 440EP/EPx); handler + guest refills are capped " \
       "at its line count")                                                     \
-    X(dcache_bytes, PK_INT, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(dcache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
       "D-cache size (32 KB on 440EP/EPx)")                                     \
-    X(cache_line_bytes, PK_INT, "bytes", 32, 16, 128, SRC_REF7,                \
+    X(cache_line_bytes, PK_POW2, "bytes", 32, 16, 128, SRC_REF7,                \
       "cache line size (32 bytes on the 440)")                                 \
     X(utlb_entries, PK_INT, "entries", 64, 8, 64, SRC_REF7,                    \
       "hardware unified TLB entries (64 on the 440)")                          \
@@ -214,6 +219,30 @@
     X(seed, PK_INT, "1", 1, 0, 4294967295.0, SRC_ASSUME,                       \
       "seed of the host-interference and QEMU generators (GSL mt19937)")
 
+/* How a sweep treats each parameter (model/sweep.c, docs/sweep.md). The
+ * ones listed here are LINEAR: they enter the cycle model only through the
+ * unit costs of cost_feature_unit (a fixed stage, cycles per emulated
+ * instruction class, per TLB entry scanned, per UTLB miss ...), so points
+ * are evaluated from one replay's sufficient statistics. Every other
+ * parameter is STATEFUL (geometry, D-cache warmth, rates, distributions,
+ * seed): it changes what happens, so a sweep replays the trace for each of
+ * its values. test_sweep checks every listed name against a replay. */
+#define PARAM_SWEEP_LINEAR(X)                                                  \
+    X(cpi) X(stub_insns) X(exit_asm_insns) X(lastinst_insns) X(dispatch_insns) \
+    X(timing_divides) X(do_div_cycles) X(resume_insns) X(iccci_cycles)         \
+    X(entry_tail_insns) X(icache_miss_cycles) X(common_code_lines)             \
+    X(stub_code_lines) X(emul_code_lines) X(tlbmiss_code_lines)                \
+    X(map_code_lines) X(reflect_code_lines) X(heavy_code_lines)                \
+    X(hostirq_code_lines) X(host_tlb_miss_cycles) X(decode_insns)              \
+    X(emul_msr_insns) X(emul_mtmsr_insns) X(emul_spr_gen_insns)                \
+    X(emul_spr_booke_insns) X(emul_spr_timer_insns) X(emul_spr_mmu_insns)      \
+    X(emul_rfi_insns) X(emul_tlbwe_insns) X(emul_tlbsx_insns)                  \
+    X(emul_cache_insns) X(emul_dcr_insns) X(emul_mmio_insns)                   \
+    X(tlb_scan_cycles) X(release_cycles) X(tlbmiss_insns) X(map_insns)         \
+    X(gfn_to_page_cycles) X(tlbwe_cycles) X(reflect_insns) X(ioctl_insns)      \
+    X(vcpu_put_cycles) X(vcpu_load_cycles) X(host_tick_cycles)                 \
+    X(shadow_refill_cycles)
+
 typedef enum param_id {
 #define X(n, k, u, d, lo, hi, s, h) PARAM_##n,
     PARAM_LIST(X)
@@ -241,9 +270,12 @@ const char *param_name(param_id id);
 const char *param_unit(param_id id);
 const char *param_help(param_id id);
 double param_default(param_id id);
+/* The declared range and kind (PK_INT / PK_REAL). */
 double param_min(param_id id);
 double param_max(param_id id);
-int param_kind(param_id id); /* PK_INT or PK_REAL */
+int param_kind(param_id id);
+/* 1 if id is in PARAM_SWEEP_LINEAR, else 0 (stateful). */
+int param_is_linear(param_id id);
 const char *param_source(param_id id);
 /* Id from exact name; -1 if unknown. */
 int param_from_name(const char *name);
@@ -264,6 +296,11 @@ SIM_MUST_CHECK sim_err params_set_str(params *p, const char *assign);
 /* Sets one value after checking kind and range; `where` prefixes messages. */
 SIM_MUST_CHECK sim_err params_set(params *p, param_id id, double v,
                                   const char *where);
+
+/* The constraints between values (PK_LINES against cache_line_bytes), for
+ * the values as finally resolved: SIM_ERR_RANGE naming the parameter and
+ * where its value came from. */
+SIM_MUST_CHECK sim_err params_check(const params *p);
 
 /* Resolved values, unit and origin, one per line. */
 void params_write_show(FILE *f, const params *p);

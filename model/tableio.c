@@ -562,11 +562,14 @@ static sim_err parse_kvm(table *t, lex *x)
     bool never_seen = false;
     while (next_content(x)) {
         tok line = trim(x->line);
-        if (tok_starts(line, "*never hit")) {
+        /* "*never hit", any blanks between the words as between columns */
+        n = split_ws(line, tk, 3);
+        if (n >= 2 && tok_is(tk[0], "*never") && tok_is(tk[1], "hit")) {
             if (never_seen)
                 return expected(x, "one '*never hit' line", line);
             never_seen = true;
-            tok rest = {line.s + 10, line.n - 10};
+            const char *after = tk[1].s + 3;
+            tok rest = {after, line.n - (size_t)(after - line.s)};
             if ((e = kvm_never_hit(x, t, rest)))
                 return e;
             continue;

@@ -98,6 +98,12 @@ typedef struct trace_footer {
     uint64_t type_counts[TRACE_FOOTER_SLOTS]; /* exits by exit_type */
 } trace_footer;
 
+/* Progress of a long pass over a trace or its text: called now and then
+ * (at most every chunk, or every TRACE_PROGRESS_LINES lines) with the
+ * records or lines done so far and the total, 0 when not known. */
+typedef void (*trace_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+#define TRACE_PROGRESS_LINES 65536
+
 /* ---- writing ---- */
 typedef struct trace_writer trace_writer;
 /* Creates a temporary file beside path; nothing appears under path until

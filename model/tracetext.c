@@ -103,13 +103,15 @@ void tracetext_write_rec(FILE *f, const trace_rec *r)
     }
 }
 
-sim_err tracetext_dump(const char *path, FILE *out)
+sim_err tracetext_dump(const char *path, FILE *out,
+                       trace_progress_fn progress, void *ctx)
 {
     trace_reader *r;
     sim_err e = trace_reader_open(&r, path);
     if (e)
         return e;
     tracetext_write_header(out, trace_reader_header(r));
+    uint64_t done = 0;
     for (;;) {
         const trace_rec *recs;
         size_t n;
@@ -117,6 +119,9 @@ sim_err tracetext_dump(const char *path, FILE *out)
             break;
         for (size_t i = 0; i < n; i++)
             tracetext_write_rec(out, &recs[i]);
+        done += n;
+        if (progress)
+            progress(ctx, done, 0);
     }
     trace_reader_close(r);
     return e;
@@ -134,6 +139,8 @@ typedef struct parser {
     const char *out_path;
     trace_writer *w; /* opened by the header line */
     unsigned header_line;
+    trace_progress_fn progress;
+    void *progress_ctx;
 } parser;
 
 /* "name:line:col: message" */
@@ -665,6 +672,8 @@ static sim_err pack_run(parser *p)
             break;
         if ((e = parse_line(p)))
             return e;
+        if (p->progress && p->line % TRACE_PROGRESS_LINES == 0)
+            p->progress(p->progress_ctx, p->line, 0);
     }
     if (!p->w)
         return sim_fail(SIM_ERR_FORMAT,
@@ -686,9 +695,11 @@ static sim_err pack(parser *p)
     return e;
 }
 
-sim_err tracetext_pack(const char *name, FILE *in, const char *out_path)
+sim_err tracetext_pack(const char *name, FILE *in, const char *out_path,
+                       trace_progress_fn progress, void *ctx)
 {
-    parser p = {.name = name, .f = in, .out_path = out_path};
+    parser p = {.name = name, .f = in, .out_path = out_path,
+                .progress = progress, .progress_ctx = ctx};
     return pack(&p);
 }
 

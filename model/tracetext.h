@@ -25,14 +25,18 @@ void tracetext_write_rec(FILE *f, const trace_rec *r);
 const char *tracetext_kind_name(unsigned kind);
 
 /* Reads the trace at path (every chunk CRC-checked) and writes its text to
- * out. Errors name the trace file and byte offset. */
-SIM_MUST_CHECK sim_err tracetext_dump(const char *path, FILE *out);
+ * out, reporting records done to progress (may be NULL). Errors name the
+ * trace file and byte offset. */
+SIM_MUST_CHECK sim_err tracetext_dump(const char *path, FILE *out,
+                                      trace_progress_fn progress, void *ctx);
 
 /* Parses text read from in (name is used in messages: "name:line:col: ...")
  * and writes the trace to out_path through trace_writer: nothing appears
- * under out_path unless the whole text is valid. */
+ * under out_path unless the whole text is valid. Lines read go to progress
+ * (may be NULL). */
 SIM_MUST_CHECK sim_err tracetext_pack(const char *name, FILE *in,
-                                      const char *out_path);
+                                      const char *out_path,
+                                      trace_progress_fn progress, void *ctx);
 /* The same for text held in memory (len bytes, need not be NUL-terminated). */
 SIM_MUST_CHECK sim_err tracetext_pack_buf(const char *name, const char *buf,
                                           size_t len, const char *out_path);

@@ -16,6 +16,10 @@ foreach(s trace6 tgid9 report malformed)
   set_tests_properties(cli_import_${s} PROPERTIES FIXTURES_SETUP ftrace_${s})
   set_tests_properties(cli_import_${s}_dump PROPERTIES FIXTURES_REQUIRED ftrace_${s})
 endforeach()
+# a signal overrides an exit taken as EMUL_WAIT: the report's EMUL_WAIT
+# guesses are the trace's EMUL_WAIT exits (1, not 2)
+sim_cli_test(import_wait_signal 0 import_ftrace_wait_signal.txt
+  import ftrace @ftrace_wait_signal.txt -o ftrace_wait_signal.bin --report -)
 # the other thread of the two-vCPU sample
 sim_cli_test(import_report_vcpu 0 import_ftrace_report_vcpu2046.txt
   import ftrace @ftrace_report.txt --vcpu 2046 -o ftrace_report_2046.bin --report -)
@@ -59,3 +63,7 @@ sim_cli_test(import_needs_output 2 "~-o TRACE is required" import ftrace @ftrace
 sim_cli_test(import_unknown_format 2 "~unknown format 'perf'" import perf x.txt)
 sim_cli_test(import_bad_tb_hz 2 "~--tb-hz 'zero'" import ftrace @ftrace_trace6.txt --tb-hz zero -o x.bin)
 sim_cli_test(trace_dump_ns_needs_ftrace 2 "~--ns goes with --ftrace" trace dump --ns @trace_small.bin)
+# errors give the input as typed, not its base name
+sim_cli_test(import_error_names_path_as_typed 2
+  "~^sim import ftrace: /dev/null: no kvm_exit event: nothing to import"
+  import ftrace /dev/null -o devnull.bin)

@@ -15,3 +15,17 @@ sim_cli_test(params_set_absurd_value 2 "~--set: cpi = -1 .*out of range"
   params show --set cpi=-1)
 sim_cli_test(params_missing_file 2 "~no-such.ini: cannot open"
   params show --params no-such.ini)
+
+# a default names where it comes from (as `params doc`), not just "default"
+sim_cli_test(params_show_default_source 0
+  "~cpi +1.2 cycles/insn +default: assumption, to calibrate" params show)
+# did-you-mean ignores case; cache sizes are whole lines
+sim_cli_test(params_set_nearest_ignores_case 2
+  "~unknown parameter 'ICACHE_BYTES' \\(did you mean 'icache_bytes'"
+  params show --set ICACHE_BYTES=8192)
+sim_cli_test(params_cache_whole_lines 2
+  "~--set: icache_bytes = 8193 bytes is not a whole number of cache lines"
+  params show --set icache_bytes=8193)
+# `#` starts an inline comment, as docs/parameters.md says
+sim_cli_test(params_inline_hash_comment 0 "~cpi +2 cycles/insn +file"
+  params show --params @params/inline_comment.ini)

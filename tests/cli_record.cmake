@@ -18,3 +18,7 @@ sim_cli_test(record_linux_not_elf 2 "~vmlinux: not an ELF file" record linux-boo
 sim_cli_test(record_bad_time 2 "~--time: expected kvm or icount" record boot --time fast -o x.bin)
 sim_cli_test(record_bad_shadow_perms 2 "~--shadow-perms: expected kvm or union" record boot --shadow-perms all -o x.bin)
 sim_cli_test(record_linux_listed 0 "~linux-boot .*\\[--pv\\]" record --list)
+# an absurd limit is refused with the allowed maximum
+sim_cli_test(record_seconds_states_max 2
+  "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
+  record boot --seconds 1e7 -o x.bin)

@@ -48,3 +48,12 @@ sim_cli_test(table_help_lists_formats 0 "~debugfs +the kernel's" table --help)
 sim_cli_test(table_show_help 0 "~--check" table show --help)
 sim_cli_test(table_convert_help 0 "~--to FMT" table convert --help)
 sim_cli_test(table_diff_help 0 "~--proportions" table diff --help)
+
+# --check says so when the table is consistent (on stderr: stdout is the table)
+sim_cli_test(table_check_says_consistent 0
+  "~^sim table show: .*ppc440-ubuntu-boot-nopv.txt: consistent$"
+  table show --check ${NOPV})
+# an absurd timebase is refused with the allowed range
+sim_cli_test(table_tb_per_usec_absurd 2
+  "~--tb-per-usec wants the timebase in ticks per usec \\(MHz\\), from 1 to 100000, not '1e30'"
+  table show --tb-per-usec 1e30 ${NOPV})

@@ -77,3 +77,9 @@ set_tests_properties(cli_trace_rt_pack PROPERTIES
   FIXTURES_REQUIRED trace_rt2 FIXTURES_SETUP trace_rt3)
 set_tests_properties(cli_trace_rt_same_bytes PROPERTIES
   FIXTURES_REQUIRED trace_rt3 TIMEOUT 30)
+
+# progress lines on a terminal for the long conversions (tests/progress_tty.sh)
+add_test(NAME cli_progress_on_tty
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/progress_tty.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)

@@ -436,7 +436,7 @@ static void write_trace(void)
     CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
 }
 
-static void replay_model(stats *s, uint64_t seed)
+static cost_model *replay_model_keep(stats *s, uint64_t seed)
 {
     params p;
     params_init(&p);
@@ -449,6 +449,40 @@ static void replay_model(stats *s, uint64_t seed)
     replay_result res;
     CU_ASSERT_EQUAL(replay_file(path, &o, s, &res), SIM_OK);
     CU_ASSERT_EQUAL(res.exits, 5000);
+    return m;
+}
+
+static void replay_model(stats *s, uint64_t seed)
+{
+    cost_free(replay_model_keep(s, seed));
+}
+
+/* The stage report covers the exits the table charges: same count per row
+ * (the last exit is charged by none), and its cycles add up to the row's
+ * sum (ticks accounting, timebase = core clock). */
+static void test_stage_counts_are_the_tables(void)
+{
+    write_trace();
+    static stats s;
+    cost_model *m = replay_model_keep(&s, 1);
+    uint64_t guest = 0, all = 0;
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (t == EXIT_TIMEINGUEST)
+            continue;
+        uint64_t sums[CSTAGE__COUNT], handler = 0;
+        uint64_t n = cost_charged(m, (exit_type)t, sums);
+        CU_ASSERT_EQUAL(n, s.rows[t].count);
+        for (int k = 0; k < CSTAGE__COUNT; k++)
+            *(cost_stage_guest_side((cost_stage)k) ? &guest : &handler) +=
+                sums[k];
+        CU_ASSERT_EQUAL(handler, s.rows[t].sum);
+        all += n;
+    }
+    CU_ASSERT_EQUAL(all, 4999);
+    /* the last exit (DTLBREAL, i = 4999) is costed but not charged */
+    CU_ASSERT_EQUAL(cost_type_count(m, EXIT_DTLBREAL),
+                    cost_charged(m, EXIT_DTLBREAL, NULL) + 1);
+    CU_ASSERT_EQUAL(guest, s.rows[EXIT_TIMEINGUEST].sum);
     cost_free(m);
 }
 
@@ -534,6 +568,16 @@ static void test_replay_keeps_measured_guest_time(void)
                     if (cost_stage_guest_side((cost_stage)st))
                         sum += cost_stage_sum(m, (exit_type)t, (cost_stage)st);
             CU_ASSERT_EQUAL(sum, 2 * (guest_sum + 333 * (1 + 1999 % 7)));
+            /* what the table charges: all but the last exit's interval */
+            uint64_t charged = 0;
+            for (int t = 0; t < EXIT__COUNT; t++) {
+                uint64_t sums[CSTAGE__COUNT];
+                cost_charged(m, (exit_type)t, sums);
+                for (int st = 0; st < CSTAGE__COUNT; st++)
+                    if (cost_stage_guest_side((cost_stage)st))
+                        charged += sums[st];
+            }
+            CU_ASSERT_EQUAL(charged, 2 * guest_sum);
         } else {
             CU_ASSERT_NOT_EQUAL(g->sum, guest_sum);
             CU_ASSERT_EQUAL(gt, 0);
@@ -573,6 +617,7 @@ static CU_TestInfo tests[] = {
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
     {"model replay keeps the invariants", test_model_replay_keeps_invariants},
     {"model replay is deterministic", test_model_replay_is_deterministic},
+    {"stage counts are the table's", test_stage_counts_are_the_tables},
     {"model replay keeps the trace's guest time",
      test_replay_keeps_measured_guest_time},
     CU_TEST_INFO_NULL,

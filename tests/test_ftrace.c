@@ -673,7 +673,7 @@ static void test_export_import_round_trip(void)
     snprintf(back, sizeof back, "%s/ftrace_roundtrip_back.bin", test_tmp_dir());
     FILE *in = fopen(src, "r");
     CU_ASSERT_FATAL(in != NULL);
-    CU_ASSERT_FATAL(tracetext_pack(src, in, bin) == SIM_OK);
+    CU_ASSERT_FATAL(tracetext_pack(src, in, bin, NULL, NULL) == SIM_OK);
     fclose(in);
     char *text = NULL;
     size_t len = 0;

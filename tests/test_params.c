@@ -48,12 +48,15 @@ static void test_file_values_and_origin(void)
     params p;
     params_init(&p);
     write_ini("ok", "; comment\n# comment\ncore_hz = 533M\n"
-                    "icache_miss_cycles = 30 ; inline\n");
+                    "icache_miss_cycles = 30 ; inline\ncpi = 2 # inline\n"
+                    "qemu_sigma = 0.5# no blank before\n");
     CU_ASSERT_EQUAL_FATAL(params_load_file(&p, path), SIM_OK);
     CU_ASSERT_EQUAL(P(&p, core_hz), 533e6);
     CU_ASSERT_EQUAL(P(&p, icache_miss_cycles), 30);
+    CU_ASSERT_EQUAL(P(&p, cpi), 2);
+    CU_ASSERT_EQUAL(P(&p, qemu_sigma), 0.5);
     CU_ASSERT_EQUAL(p.origin[PARAM_core_hz], PO_FILE);
-    CU_ASSERT_EQUAL(p.origin[PARAM_cpi], PO_DEFAULT);
+    CU_ASSERT_EQUAL(p.origin[PARAM_dcache_bytes], PO_DEFAULT);
 }
 
 static void test_unknown_key_names_line_and_nearest(void)
@@ -64,6 +67,16 @@ static void test_unknown_key_names_line_and_nearest(void)
     CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:3:"));
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "'icache_miss_cycles'"));
+}
+
+/* "did you mean" ignores case: ICACHE_BYTES is icache_bytes mistyped */
+static void test_nearest_ignores_case(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_set_str(&p, "ICACHE_BYTES=8192"), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "did you mean 'icache_bytes'"));
+    CU_ASSERT_STRING_EQUAL(param_nearest_name("Core_HZ"), "core_hz");
 }
 
 static void test_out_of_range_names_line(void)
@@ -83,6 +96,30 @@ static void test_fraction_of_a_whole_parameter_is_refused(void)
     CU_ASSERT_EQUAL(params_set_str(&p, "utlb_entries=63.5"), SIM_ERR_RANGE);
     CU_ASSERT_EQUAL(params_set_str(&p, "cpi=1.25"), SIM_OK);
     CU_ASSERT_EQUAL(P(&p, cpi), 1.25);
+}
+
+/* cache sizes are whole lines, the line a power of two; checked once every
+ * value is known, whatever order they were given in */
+static void test_cache_constraints(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL_FATAL(params_set_str(&p, "icache_bytes=8193"), SIM_OK);
+    CU_ASSERT_EQUAL(params_check(&p), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "--set: icache_bytes = 8193 "
+                                                "bytes is not a whole number "
+                                                "of cache lines"));
+    params_init(&p);
+    CU_ASSERT_EQUAL(params_set_str(&p, "cache_line_bytes=48"), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "power of two"));
+    /* 8224 bytes = 257 lines of 32 but not of 64: fine until the line grows */
+    CU_ASSERT_EQUAL_FATAL(params_set_str(&p, "dcache_bytes=8224"), SIM_OK);
+    CU_ASSERT_EQUAL(params_check(&p), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(params_set_str(&p, "cache_line_bytes=64"), SIM_OK);
+    CU_ASSERT_EQUAL(params_check(&p), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "dcache_bytes"));
+    CU_ASSERT_EQUAL_FATAL(params_set_str(&p, "dcache_bytes=8256"), SIM_OK);
+    CU_ASSERT_EQUAL(params_check(&p), SIM_OK);
 }
 
 static void test_garbage_values_are_refused(void)
@@ -139,9 +176,11 @@ static CU_TestInfo tests[] = {
     {"unknown key names line and nearest",
      test_unknown_key_names_line_and_nearest},
     {"out of range names line", test_out_of_range_names_line},
+    {"did you mean ignores case", test_nearest_ignores_case},
     {"fraction of a whole parameter refused",
      test_fraction_of_a_whole_parameter_is_refused},
     {"garbage values refused", test_garbage_values_are_refused},
+    {"cache sizes are whole lines", test_cache_constraints},
     {"--set overrides the file", test_set_overrides_file},
     {"missing file is an I/O error", test_missing_file_is_io_error},
     {"string reader names its lines", test_string_reader_names_its_lines},

@@ -168,6 +168,28 @@ static void test_invariants_and_determinism(void)
     CU_ASSERT_EQUAL(ca.sim_ps, cb.sim_ps);
 }
 
+/* Signals turn light exits into SIGNAL: the stage report charges them
+ * there too, so its counts are the table's, row by row. */
+static void test_stage_counts_are_the_tables(void)
+{
+    params p;
+    params_init(&p);
+    P(&p, signal_hz) = 2000;
+    write_trace("stages", 5000, false);
+    cost_model *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(cost_new(&m, &p), SIM_OK);
+    replay_opts o = {.unit = STATS_TICKS, .ticks = REPLAY_MODEL};
+    replay_result res;
+    static stats s;
+    CU_ASSERT_EQUAL_FATAL(platform_replay(path, m, &o, &s, &res), SIM_OK);
+    CU_ASSERT(s.rows[EXIT_SIGNAL].count > 10);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        if (t != EXIT_TIMEINGUEST)
+            CU_ASSERT_EQUAL(cost_charged(m, (exit_type)t, NULL),
+                            s.rows[t].count);
+    cost_free(m);
+}
+
 static CU_TestInfo tests[] = {
     {"EXTINT count scales with simulated duration",
      test_extint_count_scales_with_duration},
@@ -177,6 +199,7 @@ static CU_TestInfo tests[] = {
     {"host interrupts inside exits serviced there",
      test_host_interrupts_inside_exits_are_serviced_there},
     {"invariants and determinism", test_invariants_and_determinism},
+    {"stage counts are the table's", test_stage_counts_are_the_tables},
     CU_TEST_INFO_NULL,
 };
 

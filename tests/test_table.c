@@ -523,6 +523,21 @@ static void test_error_never_hit_with_row(void)
                  "5), found 'DEC'");
 }
 
+/* "*never  hit" with blanks between the words as between columns: the
+ * never-hit line, not a row of an exit type "*never" */
+static void test_never_hit_any_blanks(void)
+{
+    table t;
+    sim_err e = parse(&t, HEAD "DEC 1 2 2 2 2.0 0 2.00\n*never  \thit HALT,  "
+                               "DEBUG\n", TFMT_KVM);
+    if (e != SIM_OK)
+        fprintf(stderr, "\n%s\n", sim_errmsg());
+    CU_ASSERT_EQUAL_FATAL(e, SIM_OK);
+    CU_ASSERT(t.never_hit[EXIT_HALT]);
+    CU_ASSERT(t.never_hit[EXIT_DEBUG]);
+    CU_ASSERT(!t.never_hit[EXIT_DEC]);
+}
+
 static void test_error_wrong_unit(void)
 {
     expect_error("x\nunit is tb\n", TFMT_KVM, SIM_ERR_FORMAT,
@@ -628,6 +643,7 @@ static CU_TestInfo tests[] = {
     {"error: min > max is SIM_ERR_RANGE", test_error_min_above_max_is_range},
     {"error: bad digit grouping", test_error_bad_grouping},
     {"error: never hit but has a row", test_error_never_hit_with_row},
+    {"never hit with any blanks between the words", test_never_hit_any_blanks},
     {"error: unit other than usec", test_error_wrong_unit},
     {"error: csv field count", test_error_csv_fields},
     {"error: json with line:column", test_error_json_line_column},

@@ -753,7 +753,7 @@ static char *dump_to_string(const char *path, sim_err *e)
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    *e = tracetext_dump(path, f);
+    *e = tracetext_dump(path, f, NULL, NULL);
     fclose(f);
     return s;
 }
@@ -815,7 +815,7 @@ static void test_committed_small_trace_packs_identically(void)
     FILE *f = fopen(txt, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     const char *out = tpath("small_repacked.bin");
-    CU_ASSERT_EQUAL(tracetext_pack(txt, f, out), SIM_OK);
+    CU_ASSERT_EQUAL(tracetext_pack(txt, f, out, NULL, NULL), SIM_OK);
     fclose(f);
     size_t la, lb;
     unsigned char *ba = test_slurp(bin, &la), *bb = test_slurp(out, &lb);

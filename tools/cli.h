@@ -18,6 +18,7 @@ int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
 int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
+int cli_sweep(int argc, char **argv);  /* cli_sweep.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
  * the exit code after printing the error (cli_params.c). */
 struct params;
@@ -26,10 +27,11 @@ int cli_params_resolve(struct params *p, const char *file, char *const *sets,
 /* `sim trace synth ...` (argv[0] = "synth"), in cli_synth.c */
 int cli_trace_synth(int argc, char **argv);
 
-/* Prints "sim: <message>" (the last sim_errmsg, or the status text) to
- * stderr and returns the exit code for e. */
+/* Prints "sim <command>: <message>" (the command and subcommand being run,
+ * the last sim_errmsg or else the status text) to stderr and returns the
+ * exit code for e. Every error of a command carries the same prefix. */
 int cli_report(sim_err e);
-/* Prints "sim: <fmt>" plus a hint to run --help; returns 2. */
+/* Prints "sim <cmd>: <fmt>" plus a hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A subcommand of a command (`sim trace dump`: "dump"). */
@@ -45,6 +47,11 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
 /* Parses --unit: "usec" or "ticks"; 0 on success, else the usage error's
  * exit code (2) with the message printed. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
+
+/* Checks an output path before the work starts (outfile_check: a directory
+ * or a missing directory is refused); 0, or the exit code after the
+ * message. NULL and "-" are fine. */
+int cli_check_output(const char *path);
 
 /* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
  * success. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "ftimport.h"
 #include "outfile.h"
 
@@ -127,11 +128,26 @@ static int cmd_ftrace(int argc, char **argv)
                                argv[optind], argv[optind + 1]);
     if (!out)
         return cli_usage_error("import ftrace", "-o TRACE is required");
+    /* every output checked before the work: an error means no output */
+    if ((c = cli_check_output(out)) || (c = cli_check_output(report)))
+        return c;
     const char *in = argv[optind];
     o.name = strcmp(in, "-") ? base_name(in) : "<stdin>";
+    o.path = strcmp(in, "-") ? in : "<stdin>";
     ftimport_report rep;
     memset(&rep, 0, sizeof rep);
+    cli_progress prog;
+    cli_progress_init(&prog, "import", "lines");
+    o.progress = cli_progress_update;
+    o.progress_ctx = &prog;
     sim_err e = ftimport_file(in, &o, out, &rep);
+    cli_progress_done(&prog);
+    if (e) {
+        /* no trace was written: no report file either; stderr keeps it */
+        if (rep.lines)
+            ftimport_print_report(stderr, &rep, base_name(out));
+        return cli_report(e);
+    }
     outfile rf;
     sim_err re = SIM_OK;
     FILE *rs = stderr;
@@ -140,11 +156,10 @@ static int cmd_ftrace(int argc, char **argv)
             return cli_report(re);
         rs = rf.f;
     }
-    if (rep.lines || e == SIM_OK)
-        ftimport_print_report(rs, &rep, base_name(out));
+    ftimport_print_report(rs, &rep, base_name(out));
     if (report && (re = outfile_commit(&rf)))
         return cli_report(re);
-    return e ? cli_report(e) : 0;
+    return 0;
 }
 
 int cli_import(int argc, char **argv)

@@ -18,7 +18,8 @@ static void help(FILE *f)
         "       sim params doc\n"
         "\n"
         "show  prints every parameter of the cycle model with its resolved\n"
-        "      value, unit and source (default, file, --set)\n"
+        "      value, unit and source (file, --set, or default: and where the\n"
+        "      default comes from, as in docs/parameters.md)\n"
         "doc   prints docs/parameters.md (name, default, unit, range, where "
         "the\n"
         "      default comes from, meaning), generated from the same table\n"
@@ -47,7 +48,8 @@ int cli_params_resolve(params *p, const char *file, char *const *sets,
         if (e != SIM_OK)
             return cli_report(e);
     }
-    return 0;
+    sim_err e = params_check(p);
+    return e ? cli_report(e) : 0;
 }
 
 int cli_params(int argc, char **argv)

@@ -381,11 +381,12 @@ int cli_record(int argc, char **argv)
         case 's': {
             char *end;
             lim.max_seconds = strtod(optarg, &end);
-            if (*end || !(lim.max_seconds > 0) || lim.max_seconds > 1e6)
+            if (end == optarg || *end || !(lim.max_seconds > 0) ||
+                lim.max_seconds > 1e6)
                 return cli_usage_error("record",
-                                       "--seconds: expected a "
-                                       "positive number of simulated "
-                                       "seconds, got '%s'",
+                                       "--seconds: expected simulated "
+                                       "seconds, more than 0 and at most "
+                                       "1000000, got '%s'",
                                        optarg);
             secs_set = true;
             break;
@@ -470,6 +471,9 @@ int cli_record(int argc, char **argv)
                                wl->name);
     if (!out)
         return cli_usage_error("record", "-o TRACE is required");
+    int bad = cli_check_output(out);
+    if (bad)
+        return bad;
     if ((pfile || nsets) && !model)
         return cli_usage_error("record", "--params/--set need --model");
     cost_model *cm = NULL;

@@ -142,6 +142,8 @@ int cli_replay(int argc, char **argv)
         return cli_usage_error("replay", optind >= argc
                                ? "missing TRACE" : "one TRACE expected");
     const char *path = argv[optind];
+    if ((c = cli_check_output(out)))
+        return c;
 
     static params prm;
     int rc = cli_params_resolve(&prm, pfile, sets, nsets);

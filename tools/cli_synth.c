@@ -82,6 +82,8 @@ int cli_trace_synth(int argc, char **argv)
         return cli_usage_error("trace synth", "--exits N is required");
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
+    if ((c = cli_check_output(out)))
+        return c;
 
     synth_profile p;
     sim_err e;

@@ -61,11 +61,12 @@ static void help_show(FILE *f)
         "  --check           check the table's consistency (avg = sum/count,\n"
         "                    time%% = sum/traced, exit counts add up to\n"
         "                    TIMEINGUEST's, min <= avg <= max, time%% adds up\n"
-        "                    to 100): problems go to stderr, exit code 1\n"
+        "                    to 100): problems go to stderr, exit code 1;\n"
+        "                    a consistent table says so on stderr\n"
         "  --tb-per-usec N   debugfs in the 3.1+ form (timebase ticks per usec,\n"
-        "                    e.g. 667): sum_squared in tick*usec, unused rows'\n"
-        "                    min = 0xFFFFFFFF/N; applies to debugfs input and\n"
-        "                    output\n"
+        "                    1 to 100000, e.g. 667): sum_squared in tick*usec,\n"
+        "                    unused rows' min = 0xFFFFFFFF/N; applies to\n"
+        "                    debugfs input and output\n"
         "\n"
         "exit codes: 0 ok, 1 --check failed, 2 bad usage or unreadable table.\n");
 }
@@ -204,10 +205,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         case O_TB: {
             char *end;
             o->tb = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->tb > 0) || !isfinite(o->tb))
+            /* a timebase of 1 MHz to 100 GHz, as `sim trace synth --tb-hz` */
+            if (end == optarg || *end || !(o->tb >= 1) || !(o->tb <= 1e5))
                 return cli_usage_error(cmd,
-                                       "--tb-per-usec wants a positive "
-                                       "number (timebase MHz), not '%s'",
+                                       "--tb-per-usec wants the timebase in "
+                                       "ticks per usec (MHz), from 1 to "
+                                       "100000, not '%s'",
                                        optarg);
             break;
         }
@@ -237,8 +240,9 @@ static int cmd_show(int argc, char **argv)
     if (e != SIM_OK)
         return cli_report(e);
     sim_err chk = SIM_OK;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
     if (o.check)
-        chk = table_check(&t, strcmp(path, "-") ? path : "<stdin>", stderr);
+        chk = table_check(&t, name, stderr);
     table_write_opts wo = {.fold_emul = o.fold, .tb_per_usec = o.tb};
     e = table_write(stdout, &t, o.to, &wo);
     if (e == SIM_OK && fflush(stdout) != 0)
@@ -247,6 +251,9 @@ static int cmd_show(int argc, char **argv)
         return cli_report(e);
     if (chk != SIM_OK)
         return cli_report(chk);
+    /* stderr, as the problems: stdout stays the table (json, csv) */
+    if (o.check)
+        fprintf(stderr, "sim table show: %s: consistent\n", name);
     return 0;
 }
 
@@ -263,6 +270,8 @@ static int cmd_convert(int argc, char **argv)
     if (!o.to_set)
         return cli_usage_error("table convert", "--to FMT is required (%s)",
                                FORMATS);
+    if ((rc = cli_check_output(o.out)))
+        return rc;
     table t;
     sim_err e = load(&t, argv[optind], &o);
     if (e != SIM_OK)

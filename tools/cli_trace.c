@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "ftexport.h"
 #include "outfile.h"
 #include "trace.h"
@@ -225,12 +226,18 @@ static int cmd_dump(int argc, char **argv)
         outfile_abort(&o);
         return cli_usage_error("trace dump", "--ns goes with --ftrace");
     }
+    /* a progress line on a terminal: 10M records take seconds */
+    cli_progress prog;
+    cli_progress_init(&prog, "dump", "records");
     if (a.ftrace) {
         ftexport_opts fo;
         ftexport_defaults(&fo);
         fo.ns = a.ns != 0;
+        fo.progress = cli_progress_update;
+        fo.progress_ctx = &prog;
         ftexport_stats st;
         e = ftexport_trace(a.file, o.f, &fo, &st);
+        cli_progress_done(&prog);
         if (!e && (st.substituted || st.unrepresentable || st.markers))
             fprintf(stderr,
                     "sim trace dump --ftrace: %llu exits; %llu instruction "
@@ -239,7 +246,8 @@ static int cmd_dump(int argc, char **argv)
                     (ull)st.exits, (ull)st.substituted, (ull)st.unrepresentable,
                     (ull)st.markers);
     } else {
-        e = tracetext_dump(a.file, o.f);
+        e = tracetext_dump(a.file, o.f, cli_progress_update, &prog);
+        cli_progress_done(&prog);
     }
     if (e) {
         outfile_abort(&o);
@@ -265,12 +273,18 @@ static int cmd_pack(int argc, char **argv)
     }
     if (!a.out)
         return cli_usage_error("trace pack", "-o FILE is required");
+    if ((rc = cli_check_output(a.out)))
+        return rc;
     int is_stdin = !strcmp(a.file, "-");
     FILE *in = is_stdin ? stdin : fopen(a.file, "r");
     if (!in)
         return cli_report(sim_fail(SIM_ERR_IO, "%s: cannot open: %s", a.file,
                                    strerror(errno)));
-    sim_err e = tracetext_pack(is_stdin ? "<stdin>" : a.file, in, a.out);
+    cli_progress prog;
+    cli_progress_init(&prog, "pack", "lines");
+    sim_err e = tracetext_pack(is_stdin ? "<stdin>" : a.file, in, a.out,
+                               cli_progress_update, &prog);
+    cli_progress_done(&prog);
     if (!is_stdin)
         fclose(in);
     return e ? cli_report(e) : 0;

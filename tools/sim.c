@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "sim_config.h"
 
 typedef struct command {
@@ -23,6 +24,7 @@ static const command commands[] = {
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
     {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
+    {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
 };
 
 static void usage(FILE *f)
@@ -40,10 +42,14 @@ static void usage(FILE *f)
                "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input.\n");
 }
 
+/* The command being run ("trace dump"), for the prefix of its errors. */
+static char g_cmd[64];
+
 int cli_report(sim_err e)
 {
     const char *m = sim_errmsg();
-    fprintf(stderr, "sim: %s\n", (m && *m) ? m : sim_strerror(e));
+    fprintf(stderr, "sim%s%s: %s\n", g_cmd[0] ? " " : "", g_cmd,
+            (m && *m) ? m : sim_strerror(e));
     return sim_exit_code(e);
 }
 
@@ -71,8 +77,11 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(sub, subs[i].name))
+        if (!strcmp(sub, subs[i].name)) {
+            size_t len = strlen(g_cmd);
+            snprintf(g_cmd + len, sizeof g_cmd - len, " %s", sub);
             return subs[i].run(argc - 1, argv + 1);
+        }
     char names[256] = "";
     size_t len = 0;
     for (size_t i = 0; i < n && len < sizeof names; i++)
@@ -92,6 +101,14 @@ int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
     else
         return cli_usage_error(cmd, "unknown unit '%s' (usec, ticks)", arg);
     return 0;
+}
+
+int cli_check_output(const char *path)
+{
+    if (!path)
+        return 0;
+    sim_err e = outfile_check(path);
+    return e ? cli_report(e) : 0;
 }
 
 int cli_parse_u64(const char *s, unsigned long long *v)
@@ -134,8 +151,10 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
+        if (!strcmp(argv[1], commands[i].name)) {
+            snprintf(g_cmd, sizeof g_cmd, "%s", commands[i].name);
             return commands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "sim: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -1,0 +1,44 @@
+#!/bin/sh
+# progress_tty.sh SIM : `sim trace dump`, `sim trace pack` and `sim import
+# ftrace` draw a progress line on stderr when it is a terminal (a pty here)
+# and the run takes more than a quarter of a second; none when it is not.
+set -u
+sim=$1
+dir=progress_tty
+rm -rf "$dir" && mkdir "$dir" && cd "$dir" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+"$sim" trace synth --exits 300k -o p.bin 2>/dev/null || fail "synth"
+# runs SIM ARGS with stderr on a pty; prints what the terminal got
+on_tty() {
+  python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=s)
+os.close(s)
+got = b""
+while True:
+    try:
+        d = os.read(m, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    got += d
+sys.stdout.write(got.decode(errors="replace"))
+sys.exit(p.wait())
+PY
+}
+out=$(on_tty "$sim" trace dump p.bin -o p.txt) || fail "dump: $out"
+echo "$out" | grep -q "dump: [0-9]* records" || fail "no progress line from dump: $out"
+out=$(on_tty "$sim" trace pack p.txt -o p2.bin) || fail "pack: $out"
+echo "$out" | grep -q "pack: [0-9]* lines" || fail "no progress line from pack: $out"
+cmp -s p.bin p2.bin || fail "pack did not give the same bytes"
+"$sim" trace dump --ftrace p.bin -o p.ft 2>/dev/null || fail "dump --ftrace"
+out=$(on_tty "$sim" import ftrace p.ft -o p3.bin) || fail "import: $out"
+echo "$out" | grep -q "import: [0-9]* lines" || fail "no progress line from import: $out"
+# not a terminal: no progress line
+"$sim" trace dump p.bin -o p.txt 2>err.txt || fail "dump"
+! grep -q "records," err.txt || fail "a progress line went to a non-terminal"
+cd .. && rm -rf "$dir"
+echo ok

@@ -1,0 +1,101 @@
+#!/bin/sh
+# sweep_check.sh SIM TMPDIR CASE: CLI checks of `sim sweep` (tests/cli_sweep.cmake).
+#   replay    every row's total and per-row sums equal `sim replay --model
+#             --unit ticks --set ...` of the same point (the seed-profile
+#             trace, two emulation costs, default parameters: auto replays)
+#   linear    the same with host interrupts off: the points come from one
+#             replay's statistics and still equal the replays
+#   formats   CSV and JSON carry the same numbers; one header line
+#   interrupt SIGINT during a long sweep: exit 130, a complete CSV of the
+#             points done
+#   mpi       mpirun -np 2: the file is byte-identical to one process
+set -eu
+sim=$1; tmp=$2; case=$3
+mkdir -p "$tmp"; cd "$tmp"
+tr=sweep_seed.bin
+[ -f $tr ] || "$sim" trace synth --exits 20k --seed 5 -o $tr >/dev/null 2>&1
+
+# Compares each CSV row of $1 (params in columns 1-2) with sim replay.
+check_rows() {
+  out=$1; shift
+  n=0
+  hdr=$(head -1 "$out")
+  tail -n +2 "$out" > rows.txt
+  while IFS=, read -r a b exact ticks rest; do
+    rep=$("$sim" replay $tr --model --unit ticks --format csv "$@" \
+          --set emul_spr_gen_insns="$a" --set emul_mtmsr_insns="$b" 2>&1)
+    want=$(printf '%s\n' "$rep" | sed -n 's/.*sum of rows = traced duration.*(\([0-9]*\) of.*/\1/p')
+    [ "$want" = "$ticks" ] || { echo "point $a,$b: sweep total $ticks, replay $want"; exit 1; }
+    # per-row sums (usec, 3 decimals) as the replay's table prints them
+    for row in EMULINST ITLBVIRT DTLBVIRT EXTINT TIMEINGUEST; do
+      col=$(printf '%s\n' "$hdr" | tr , '\n' | grep -n "^${row}_sum_usec\$" | cut -d: -f1)
+      got=$(printf '%s,%s,%s,%s,%s\n' "$a" "$b" "$exact" "$ticks" "$rest" | cut -d, -f"$col")
+      exp=$(printf '%s\n' "$rep" | grep "^$row," | cut -d, -f5)
+      [ "$got" = "$exp" ] || { echo "point $a,$b row $row: sweep $got, replay $exp"; exit 1; }
+    done
+    n=$((n + 1))
+  done < rows.txt
+  [ "$n" -gt 0 ] || { echo "no rows"; exit 1; }
+  echo "$n rows equal sim replay"
+}
+
+case $case in
+replay)
+  "$sim" sweep $tr --param emul_spr_gen_insns=10:20:5 --param emul_mtmsr_insns=40,50 \
+    -o s1.csv 2> s1.err
+  cat s1.err
+  [ "$(tail -n +2 s1.csv | wc -l)" = 6 ] || { echo "expected 6 rows"; exit 1; }
+  check_rows s1.csv
+  ;;
+linear)
+  "$sim" sweep $tr --param emul_spr_gen_insns=10:20:5 --param emul_mtmsr_insns=40,50 \
+    --set host_tick_hz=0 --set host_irq_hz=0 -o s2.csv 2> s2.err
+  cat s2.err
+  grep -q "(0 replayed, 6 from one replay's statistics; 6 equal a replay)" s2.err
+  check_rows s2.csv --set host_tick_hz=0 --set host_irq_hz=0
+  ;;
+formats)
+  "$sim" sweep $tr --param cpi=1:1.4:0.2 --method linear -o f.csv 2>/dev/null
+  "$sim" sweep $tr --param cpi=1:1.4:0.2 --method linear -o f.json 2>/dev/null
+  [ "$(grep -c '^cpi,exact,total_ticks,total_usec,' f.csv)" = 1 ]
+  for t in $(tail -n +2 f.csv | cut -d, -f3); do
+    grep -q "\"total_ticks\": $t," f.json || { echo "total $t not in JSON"; exit 1; }
+  done
+  python3 -c "import json,sys; d=json.load(open('f.json')); assert len(d['points'])==3" 2>/dev/null \
+    || grep -c '"total_ticks"' f.json | grep -qx 3
+  echo "CSV and JSON agree"
+  ;;
+interrupt)
+  [ -f big.bin ] || "$sim" trace synth --exits 300k --seed 2 -o big.bin >/dev/null 2>&1
+  rm -f int.csv
+  "$sim" sweep big.bin --param decode_insns=0:399:1 --method replay --threads 1 \
+    -o int.csv 2> int.err &
+  pid=$!
+  sleep 1
+  kill -INT $pid
+  rc=0; wait $pid || rc=$?
+  cat int.err
+  [ "$rc" = 130 ] || { echo "exit code $rc, expected 130"; exit 1; }
+  rows=$(tail -n +2 int.csv | wc -l)
+  [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] || { echo "$rows rows"; exit 1; }
+  cols=$(head -1 int.csv | tr , '\n' | wc -l)
+  bad=$(awk -F, -v c="$cols" 'NF != c' int.csv | wc -l)
+  [ "$bad" = 0 ] || { echo "ragged CSV"; exit 1; }
+  ls int.csv.tmp* 2>/dev/null && { echo "temporary file left"; exit 1; }
+  echo "interrupted after $rows complete rows"
+  ;;
+mpi)
+  # SWEEP_MPIRUN: the mpirun of the MPI CMake found
+  args="$tr --param utlb_pinned=1,2 --param emul_spr_gen_insns=10:20:5 --threads 1"
+  "$sim" sweep $args -o one.csv 2>/dev/null
+  flags=""
+  [ "$(id -u)" = 0 ] && flags="--allow-run-as-root"
+  "$SWEEP_MPIRUN" $flags --oversubscribe -np 2 "$sim" sweep $args -o two.csv 2> two.err \
+    || { cat two.err; exit 1; }
+  grep -q "split over 2 MPI ranks" two.err || { cat two.err; echo "not 2 ranks"; exit 1; }
+  cmp one.csv two.csv || { echo "2 ranks differ from 1 process"; exit 1; }
+  [ "$(tail -n +2 two.csv | wc -l)" = 6 ]
+  echo "2 ranks: byte-identical to one process"
+  ;;
+*) echo "unknown case $case"; exit 2 ;;
+esac

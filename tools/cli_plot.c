@@ -1,0 +1,162 @@
+/* cli_plot: gnuplot (Debian gnuplot-nox) draws sweeps and sensitivity
+ * tornados. The data go to a temporary file, gnuplot writes the picture
+ * under a temporary name, and it is renamed into place when complete. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_sweep.h"
+
+static int is_svg(const char *path)
+{
+    size_t l = strlen(path);
+    return l > 4 && !strcmp(path + l - 4, ".svg");
+}
+
+static sim_err check_ext(const char *path)
+{
+    size_t l = strlen(path);
+    if (l > 4 && (!strcmp(path + l - 4, ".png") || is_svg(path)))
+        return SIM_OK;
+    return sim_fail(SIM_ERR_USAGE, "plot: %s: expected a .png or .svg name",
+                    path);
+}
+
+/* Runs gnuplot on script (data in `data`), output to path via a temporary
+ * name. */
+static sim_err run_gnuplot(const char *path, const char *script)
+{
+    size_t l = strlen(path);
+    char *tmp = malloc(l + 16);
+    if (!tmp)
+        return sim_fail(SIM_ERR_NOMEM, "plot: out of memory");
+    snprintf(tmp, l + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        sim_err e = sim_fail(SIM_ERR_IO, "plot: cannot create %s", tmp);
+        free(tmp);
+        return e;
+    }
+    close(fd);
+    FILE *g = popen("gnuplot 2>&1", "w");
+    if (!g) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: cannot run gnuplot (Debian package "
+                                    "gnuplot-nox)");
+    }
+    if (is_svg(path))
+        fprintf(g, "set terminal svg size 900,600 dynamic background rgb "
+                   "'white'\n");
+    else
+        fprintf(g, "set terminal pngcairo size 900,600\n");
+    fprintf(g, "set output '%s'\n%s\nset output\n", tmp, script);
+    int st = pclose(g);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: gnuplot failed (is gnuplot-nox "
+                                    "installed?)");
+    }
+    if (rename(tmp, path) != 0) {
+        unlink(tmp);
+        free(tmp);
+        return sim_fail(SIM_ERR_IO, "plot: cannot rename to %s", path);
+    }
+    free(tmp);
+    return SIM_OK;
+}
+
+static FILE *data_file(char *name, size_t len)
+{
+    snprintf(name, len, "/tmp/sim-plot-XXXXXX");
+    int fd = mkstemp(name);
+    return fd < 0 ? NULL : fdopen(fd, "w");
+}
+
+sim_err sweep_plot(const char *path, const sweep_plan *pl,
+                   const sweep_totals *res, const unsigned char *done)
+{
+    sim_err e = check_ext(path);
+    if (e != SIM_OK)
+        return e;
+    if (pl->naxes > 2)
+        return sim_fail(SIM_ERR_USAGE, "plot: %d swept parameters; a plot "
+                        "shows one (a line) or two (a heat map)", pl->naxes);
+    char dname[64];
+    FILE *d = data_file(dname, sizeof dname);
+    if (!d)
+        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    double prev = NAN;
+    for (size_t i = 0; i < pl->npoints; i++) {
+        if (!done[i])
+            continue;
+        const double *v = &pl->values[i * (size_t)pl->naxes];
+        /* gnuplot's pm3d wants a blank line between scans of the first axis */
+        if (pl->naxes == 2 && !isnan(prev) && v[0] != prev)
+            fputc('\n', d);
+        prev = v[0];
+        double tot = (double)res[i].total / 1e6 /
+                     (double)(res[i].tb_per_usec ? res[i].tb_per_usec : 1);
+        if (pl->naxes == 1)
+            fprintf(d, "%.10g %.9g\n", v[0], tot);
+        else
+            fprintf(d, "%.10g %.10g %.9g\n", v[0], v[1], tot);
+    }
+    fclose(d);
+    char script[2048];
+    const char *x = param_name(pl->axes[0].id);
+    if (pl->naxes == 1)
+        snprintf(script, sizeof script,
+                 "set title 'sim sweep: predicted run time vs %s'\n"
+                 "set xlabel '%s (%s)'\nset ylabel 'traced duration (s)'\n"
+                 "set grid\nunset key\n"
+                 "plot '%s' using 1:2 with linespoints lw 2 pt 7\n",
+                 x, x, param_unit(pl->axes[0].id), dname);
+    else
+        snprintf(script, sizeof script,
+                 "set title 'sim sweep: predicted run time (s)'\n"
+                 "set xlabel '%s (%s)'\nset ylabel '%s (%s)'\n"
+                 "set view map\nset pm3d map corners2color c1\n"
+                 "set palette rgbformulae 33,13,10\nunset key\n"
+                 "splot '%s' using 1:2:3 with pm3d\n",
+                 x, param_unit(pl->axes[0].id), param_name(pl->axes[1].id),
+                 param_unit(pl->axes[1].id), dname);
+    e = run_gnuplot(path, script);
+    unlink(dname);
+    return e;
+}
+
+sim_err tornado_plot(const char *path, const char *title,
+                     const char *const *labels, const double *lo,
+                     const double *hi, size_t n)
+{
+    sim_err e = check_ext(path);
+    if (e != SIM_OK)
+        return e;
+    char dname[64];
+    FILE *d = data_file(dname, sizeof dname);
+    if (!d)
+        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    /* largest bar on top: gnuplot draws row 0 at y = 0 (the bottom) */
+    for (size_t k = n; k-- > 0;)
+        fprintf(d, "%zu \"%s\" %.9g %.9g\n", n - 1 - k, labels[k], lo[k],
+                hi[k]);
+    fclose(d);
+    char script[2048];
+    snprintf(script, sizeof script,
+             "set title '%s'\nset xlabel 'change of the run (%%)'\n"
+             "set style fill solid 0.8\nset grid x\nset key bottom right\n"
+             "set yrange [-0.8:%zu-0.2]\nset ytics font ',8'\n"
+             "plot '%s' using (0):1:(0):3:($1-0.35):($1+0.35):ytic(2) "
+             "with boxxyerror lc rgb '#2a9d8f' title '10%% lower', "
+             "'' using (0):1:(0):4:($1-0.35):($1+0.35) with boxxyerror "
+             "lc rgb '#e76f51' title '10%% higher'\n",
+             title, n, dname);
+    e = run_gnuplot(path, script);
+    unlink(dname);
+    return e;
+}

@@ -1,0 +1,409 @@
+/* cli_sweep: `sim sweep TRACE --param ... -o out.csv|json` - the cycle
+ * model's prediction at every point of a grid or Latin hypercube of
+ * parameter values (model/sweep.c), one row per point; docs/sweep.md. */
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_progress.h"
+#include "cli_sweep.h"
+#include "outfile.h"
+#include "params.h"
+#include "simmpi.h"
+#include "sweep.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: sim sweep TRACE --param SPEC [--param SPEC ...] -o OUT [options]\n"
+        "\n"
+        "Predicts the traced duration and every exit row of TRACE with the cycle\n"
+        "model at each point of a parameter grid (or a Latin hypercube), one row\n"
+        "per point, as CSV or JSON (columns: docs/sweep.md).\n"
+        "\n"
+        "SPEC:  NAME=LO:HI:STEP   LO, LO+STEP, ... up to HI\n"
+        "       NAME=v1,v2,...    these values\n"
+        "       NAME=LO:HI        a range for --samples\n"
+        "NAME is a parameter of `sim params show`.\n"
+        "\n"
+        "options:\n"
+        "  --param SPEC     a swept parameter (repeatable; first one slowest)\n"
+        "  --samples N      N points of a Latin hypercube over the LO:HI ranges\n"
+        "  --seed S         seed of the hypercube (GSL mt19937, default 1)\n"
+        "  --params P       the other parameters from INI file P\n"
+        "  --set K=V        override one parameter (repeatable, after --params)\n"
+        "  --method M       auto (default): points of linear parameters from one\n"
+        "                   replay's sufficient statistics where that equals a\n"
+        "                   replay, else a replay per point; linear: from the\n"
+        "                   statistics always (the base point's trajectory: fast,\n"
+        "                   first order when host interrupts arrive in simulated\n"
+        "                   time); replay: a full replay per point\n"
+        "  --guest-time G   trace (default) | model, as in `sim replay`\n"
+        "  --threads N      worker threads (default: the online CPUs)\n"
+        "  --max-points N   refuse more points than N without --yes (default 10000)\n"
+        "  --yes            run however many points there are\n"
+        "  --format F       csv | json (default: from OUT's extension)\n"
+        "  --plot FILE      draw the sweep with gnuplot (.png or .svg): total vs\n"
+        "                   the parameter for one, a heat map for two\n"
+        "  --transform T    not available: needs the what-if transforms\n"
+        "  -o OUT           output file (temporary name, renamed when complete)\n"
+        "\n"
+        "Under mpirun/srun the points are split over the ranks and rank 0 writes\n"
+        "OUT, byte-identical to a single process. Ctrl-C writes the points done\n"
+        "so far as a complete file and exits 130.\n"
+        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted.\n");
+}
+
+static volatile sig_atomic_t stop_flag;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static const char *const method_names[] = {"auto", "linear", "replay"};
+
+/* Rows present in any finished point, in exit-type order. */
+static void present_rows(const sweep_totals *out, const unsigned char *done,
+                         size_t n, bool *row)
+{
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        row[t] = false;
+        for (size_t i = 0; i < n && !row[t]; i++)
+            row[t] = done[i] && out[i].count[t] > 0;
+    }
+}
+
+static double usec(const sweep_totals *t, uint64_t ticks)
+{
+    return (double)ticks / (double)(t->tb_per_usec ? t->tb_per_usec : 1);
+}
+
+static void write_csv(FILE *f, const sweep_plan *pl, const sweep_totals *out,
+                      const unsigned char *done)
+{
+    bool row[EXIT__COUNT];
+    present_rows(out, done, pl->npoints, row);
+    for (int a = 0; a < pl->naxes; a++)
+        fprintf(f, "%s,", param_name(pl->axes[a].id));
+    fprintf(f, "exact,total_ticks,total_usec");
+    for (int t = 0; t < EXIT__COUNT; t++)
+        if (row[t])
+            fprintf(f, ",%s_count,%s_sum_usec,%s_avg_usec,%s_time_pct",
+                    exit_name((exit_type)t), exit_name((exit_type)t),
+                    exit_name((exit_type)t), exit_name((exit_type)t));
+    fputc('\n', f);
+    for (size_t i = 0; i < pl->npoints; i++) {
+        if (!done[i])
+            continue;
+        const sweep_totals *p = &out[i];
+        for (int a = 0; a < pl->naxes; a++)
+            fprintf(f, "%.10g,", pl->values[i * (size_t)pl->naxes + (size_t)a]);
+        fprintf(f, "%d,%llu,%.3f", p->exact ? 1 : 0,
+                (unsigned long long)p->total, usec(p, p->total));
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            if (!row[t])
+                continue;
+            double s = usec(p, p->sum[t]);
+            fprintf(f, ",%llu,%.3f,%.4f,%.4f",
+                    (unsigned long long)p->count[t], s,
+                    p->count[t] ? s / (double)p->count[t] : 0.0,
+                    p->total ? 100.0 * (double)p->sum[t] / (double)p->total
+                             : 0.0);
+        }
+        fputc('\n', f);
+    }
+}
+
+static sim_err write_json(FILE *f, const char *trace, sweep_method method,
+                          const sweep_plan *pl, const sweep_totals *out,
+                          const unsigned char *done, size_t ndone)
+{
+    bool row[EXIT__COUNT];
+    present_rows(out, done, pl->npoints, row);
+    json_t *root = json_object(), *names = json_array(), *pts = json_array();
+    const char *slash = strrchr(trace, '/');
+    json_object_set_new(root, "trace", json_string(slash ? slash + 1 : trace));
+    json_object_set_new(root, "method", json_string(method_names[method]));
+    json_object_set_new(root, "points_planned",
+                        json_integer((json_int_t)pl->npoints));
+    json_object_set_new(root, "points_written",
+                        json_integer((json_int_t)ndone));
+    for (int a = 0; a < pl->naxes; a++)
+        json_array_append_new(names, json_string(param_name(pl->axes[a].id)));
+    json_object_set_new(root, "params", names);
+    for (size_t i = 0; i < pl->npoints; i++) {
+        if (!done[i])
+            continue;
+        const sweep_totals *p = &out[i];
+        json_t *pt = json_object(), *vals = json_object(), *rows = json_object();
+        for (int a = 0; a < pl->naxes; a++)
+            json_object_set_new(
+                vals, param_name(pl->axes[a].id),
+                json_real(pl->values[i * (size_t)pl->naxes + (size_t)a]));
+        json_object_set_new(pt, "values", vals);
+        json_object_set_new(pt, "exact", json_boolean(p->exact));
+        json_object_set_new(pt, "total_ticks",
+                            json_integer((json_int_t)p->total));
+        json_object_set_new(pt, "total_usec", json_real(usec(p, p->total)));
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            if (!row[t])
+                continue;
+            json_t *r = json_object();
+            double s = usec(p, p->sum[t]);
+            json_object_set_new(r, "count",
+                                json_integer((json_int_t)p->count[t]));
+            json_object_set_new(r, "sum_ticks",
+                                json_integer((json_int_t)p->sum[t]));
+            json_object_set_new(r, "sum_usec", json_real(s));
+            json_object_set_new(
+                r, "avg_usec",
+                json_real(p->count[t] ? s / (double)p->count[t] : 0.0));
+            json_object_set_new(
+                r, "time_pct",
+                json_real(p->total ? 100.0 * (double)p->sum[t] /
+                                         (double)p->total
+                                   : 0.0));
+            json_object_set_new(rows, exit_name((exit_type)t), r);
+        }
+        json_object_set_new(pt, "rows", rows);
+        json_array_append_new(pts, pt);
+    }
+    json_object_set_new(root, "points", pts);
+    int rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                     JSON_REAL_PRECISION(12));
+    fputc('\n', f);
+    json_decref(root);
+    return rc == 0 ? SIM_OK : sim_fail(SIM_ERR_IO, "sweep: JSON output failed");
+}
+
+int cli_sweep(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"param", required_argument, 0, 'p'},
+        {"samples", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 'S'},
+        {"params", required_argument, 0, 'P'},
+        {"set", required_argument, 0, 's'},
+        {"method", required_argument, 0, 'm'},
+        {"guest-time", required_argument, 0, 'g'},
+        {"threads", required_argument, 0, 'j'},
+        {"max-points", required_argument, 0, 'x'},
+        {"yes", no_argument, 0, 'y'},
+        {"format", required_argument, 0, 'f'},
+        {"plot", required_argument, 0, 'G'},
+        {"transform", required_argument, 0, 'T'},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    char *specs[SWEEP_MAX_AXES + 1];
+    int nspecs = 0;
+    char *sets[64];
+    int nsets = 0;
+    const char *pfile = NULL, *out = NULL, *plot = NULL, *fmt = NULL;
+    unsigned long long samples = 0, seed = 1, threads = 0, maxp = 10000;
+    bool yes = false;
+    sweep_method method = SWEEP_AUTO;
+    cost_guest_mode guest = COST_GUEST_TRACE;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (nspecs == SWEEP_MAX_AXES)
+                return cli_usage_error("sweep", "at most %d --param",
+                                       SWEEP_MAX_AXES);
+            specs[nspecs++] = optarg;
+            break;
+        case 'n':
+            if (cli_parse_u64(optarg, &samples) || samples == 0)
+                return cli_usage_error("sweep", "--samples: expected a "
+                                       "positive number, not '%s'", optarg);
+            break;
+        case 'S':
+            if (cli_parse_u64(optarg, &seed))
+                return cli_usage_error("sweep", "--seed: expected a number, "
+                                       "not '%s'", optarg);
+            break;
+        case 'P': pfile = optarg; break;
+        case 's':
+            if (nsets == (int)(sizeof sets / sizeof sets[0]))
+                return cli_usage_error("sweep", "too many --set");
+            sets[nsets++] = optarg;
+            break;
+        case 'm': {
+            int k = -1;
+            for (int i = 0; i < 3; i++)
+                if (!strcmp(optarg, method_names[i]))
+                    k = i;
+            if (k < 0)
+                return cli_usage_error("sweep", "unknown method '%s' (auto, "
+                                       "linear, replay)", optarg);
+            method = (sweep_method)k;
+            break;
+        }
+        case 'g':
+            if (!strcmp(optarg, "trace"))
+                guest = COST_GUEST_TRACE;
+            else if (!strcmp(optarg, "model"))
+                guest = COST_GUEST_MODEL;
+            else
+                return cli_usage_error("sweep", "unknown --guest-time '%s' "
+                                       "(trace, model)", optarg);
+            break;
+        case 'j':
+            if (cli_parse_u64(optarg, &threads) || threads == 0 ||
+                threads > 64)
+                return cli_usage_error("sweep", "--threads: expected 1..64, "
+                                       "not '%s'", optarg);
+            break;
+        case 'x':
+            if (cli_parse_u64(optarg, &maxp))
+                return cli_usage_error("sweep", "--max-points: expected a "
+                                       "number, not '%s'", optarg);
+            break;
+        case 'y': yes = true; break;
+        case 'f': fmt = optarg; break;
+        case 'G': plot = optarg; break;
+        case 'T':
+            return cli_usage_error("sweep", "--transform is not available: "
+                                   "the what-if transforms are not in this "
+                                   "build yet");
+        case 'o': out = optarg; break;
+        case 'h': help(stdout); return 0;
+        default:
+            return cli_usage_error("sweep", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("sweep", optind >= argc ? "missing TRACE"
+                                                       : "one TRACE expected");
+    const char *trace = argv[optind];
+    if (!out)
+        return cli_usage_error("sweep", "missing -o OUT");
+    bool json;
+    if (fmt) {
+        if (strcmp(fmt, "csv") && strcmp(fmt, "json"))
+            return cli_usage_error("sweep", "unknown format '%s' (csv, json)",
+                                   fmt);
+        json = !strcmp(fmt, "json");
+    } else {
+        size_t l = strlen(out);
+        json = l > 5 && !strcmp(out + l - 5, ".json");
+    }
+    if (nspecs == 0)
+        return cli_usage_error("sweep", "missing --param");
+
+    static params base;
+    int rc = cli_params_resolve(&base, pfile, sets, nsets);
+    if (rc != 0)
+        return rc;
+    sweep_plan pl;
+    memset(&pl, 0, sizeof pl);
+    sim_err e = SIM_OK;
+    for (int i = 0; i < nspecs && e == SIM_OK; i++)
+        e = sweep_plan_axis(&pl, specs[i]);
+    if (e == SIM_OK)
+        e = sweep_plan_points(&pl, samples, (unsigned long)seed,
+                              yes ? UINT64_MAX : maxp);
+    if (e != SIM_OK) {
+        sweep_plan_free(&pl);
+        return cli_report(e);
+    }
+
+    simmpi mp;
+    simmpi_init(&mp);
+    if (!threads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned long long)n : 1;
+        if (threads > 64)
+            threads = 64;
+    }
+    sweep_totals *res = calloc(pl.npoints + 1, sizeof *res);
+    unsigned char *done = calloc(pl.npoints + 1, 1);
+    if (!res || !done) {
+        free(res);
+        free(done);
+        sweep_plan_free(&pl);
+        return cli_report(sim_fail(SIM_ERR_NOMEM, "sweep: out of memory"));
+    }
+    cli_progress prog;
+    cli_progress_init(&prog, "sweep", "replays");
+    if (mp.rank != 0)
+        prog.enabled = false;
+    stop_flag = 0;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, &old);
+    sweep_run_opts ro = {.method = method, .guest = guest,
+                         .threads = (unsigned)threads, .rank = mp.rank,
+                         .nranks = mp.size, .stop = &stop_flag,
+                         .progress = cli_progress_update,
+                         .progress_ctx = &prog};
+    e = sweep_run(trace, &base, &pl, &ro, res, done);
+    cli_progress_done(&prog);
+    sigaction(SIGINT, &old, NULL);
+    if (e == SIM_OK)
+        e = simmpi_gather(&mp, res, sizeof *res, done, pl.npoints);
+    size_t ndone = 0, nreplayed = 0, nexact = 0;
+    for (size_t i = 0; i < pl.npoints; i++)
+        if (done[i]) {
+            ndone++;
+            nreplayed += res[i].replayed;
+            nexact += res[i].exact;
+        }
+    if (e == SIM_OK && mp.rank == 0) {
+        outfile of;
+        e = outfile_open(&of, out);
+        if (e == SIM_OK) {
+            if (json)
+                e = write_json(of.f, trace, method, &pl, res, done, ndone);
+            else
+                write_csv(of.f, &pl, res, done);
+            if (e == SIM_OK && ferror(of.f))
+                e = sim_fail(SIM_ERR_IO, "%s: write failed", out);
+            if (e == SIM_OK)
+                e = outfile_commit(&of);
+            else
+                outfile_abort(&of);
+        }
+        if (e == SIM_OK && mp.size > 1)
+            fprintf(stderr, "sweep: points split over %u MPI ranks\n",
+                    mp.size);
+        if (e == SIM_OK)
+            fprintf(stderr,
+                    "sweep: %zu of %zu points written to %s (%zu replayed, "
+                    "%zu from one replay's statistics; %zu equal a replay)\n",
+                    ndone, pl.npoints, out, nreplayed, ndone - nreplayed,
+                    nexact);
+        if (e == SIM_OK && nexact < ndone)
+            fprintf(stderr,
+                    "sweep: note: %zu points are first-order predictions on "
+                    "the base point's trajectory (host interrupts in "
+                    "simulated time or modelled guest time feed back into "
+                    "it; docs/sweep.md)\n",
+                    ndone - nexact);
+        if (e == SIM_OK && plot)
+            e = sweep_plot(plot, &pl, res, done);
+    }
+    simmpi_finish(&mp);
+    free(res);
+    free(done);
+    sweep_plan_free(&pl);
+    if (e != SIM_OK)
+        return cli_report(e);
+    if (stop_flag) {
+        fprintf(stderr, "sweep: interrupted\n");
+        return 130;
+    }
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* cli_sweep: pictures of sweeps and sensitivities drawn by gnuplot
+ * (Debian gnuplot-nox), in cli_plot.c. */
+#ifndef CLI_SWEEP_H
+#define CLI_SWEEP_H
+
+#include <stddef.h>
+
+#include "sim_err.h"
+#include "sweep.h"
+
+/* The sweep's finished points drawn into path (.png or .svg by its
+ * extension): total run time vs the parameter for one axis (a line), a
+ * heat map for two; more axes are an error. */
+SIM_MUST_CHECK sim_err sweep_plot(const char *path, const sweep_plan *pl,
+                                  const sweep_totals *res,
+                                  const unsigned char *done);
+
+/* A tornado chart: one bar per label, the change in % of the run for a
+ * lower (lo[i]) and a higher (hi[i]) value of each parameter. */
+SIM_MUST_CHECK sim_err tornado_plot(const char *path, const char *title,
+                                    const char *const *labels,
+                                    const double *lo, const double *hi,
+                                    size_t n);
+
+#endif
