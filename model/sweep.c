@@ -43,7 +43,7 @@ sim_err sweep_replay(const char *trace, const params *p,
     stats *s = malloc(sizeof *s);
     if (!s) {
         cost_free(m);
-        return sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
     }
     replay_result res;
     e = replay_file(trace, &ro, s, &res);
@@ -89,7 +89,7 @@ static bool same_state(const params *a, const params *b)
 sim_err sweep_eval(const sweep_base *b, const params *q, sweep_totals *out)
 {
     if (!same_state(&b->p, q))
-        return sim_fail(SIM_ERR_USAGE, "sweep: a stateful parameter differs "
+        return sim_fail(SIM_ERR_USAGE, "a stateful parameter differs "
                                        "from the replayed point");
     cost_model *m;
     sim_err e = cost_new(&m, q);
@@ -146,12 +146,16 @@ static sim_err check_value(param_id id, double v, const char *spec)
 {
     if (!(v >= param_min(id) && v <= param_max(id)))
         return sim_fail(SIM_ERR_USAGE,
-                        "sweep: '%s': %s = %g is outside its range %g .. %g",
+                        "'%s': %s = %g is outside its range %g .. %g",
                         spec, param_name(id), v, param_min(id), param_max(id));
-    if (param_kind(id) == PK_INT && v != floor(v))
+    if (param_kind(id) != PK_REAL && v != floor(v))
         return sim_fail(SIM_ERR_USAGE,
-                        "sweep: '%s': %s takes whole numbers, not %g", spec,
+                        "'%s': %s takes whole numbers, not %g", spec,
                         param_name(id), v);
+    params scratch;
+    params_init(&scratch);
+    if (params_set(&scratch, id, v, spec) != SIM_OK) /* powers of two */
+        return SIM_ERR_USAGE; /* its message names spec */
     return SIM_OK;
 }
 
@@ -182,7 +186,7 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq)
-        return sim_fail(SIM_ERR_USAGE, "sweep: '%s': expected NAME=LO:HI:STEP "
+        return sim_fail(SIM_ERR_USAGE, "'%s': expected NAME=LO:HI:STEP "
                                        "or NAME=v1,v2,...", spec);
     char name[64];
     size_t nl = (size_t)(eq - spec);
@@ -193,14 +197,14 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
     int id = param_from_name(name);
     if (id < 0)
         return sim_fail(SIM_ERR_USAGE,
-                        "sweep: unknown parameter '%s' (did you mean '%s'?)",
+                        "unknown parameter '%s' (did you mean '%s'?)",
                         name, param_nearest_name(name));
     if (pl->naxes == SWEEP_MAX_AXES)
-        return sim_fail(SIM_ERR_USAGE, "sweep: at most %d parameters",
+        return sim_fail(SIM_ERR_USAGE, "at most %d parameters",
                         SWEEP_MAX_AXES);
     for (int a = 0; a < pl->naxes; a++)
         if (pl->axes[a].id == (param_id)id)
-            return sim_fail(SIM_ERR_USAGE, "sweep: %s given twice", name);
+            return sim_fail(SIM_ERR_USAGE, "%s given twice", name);
     sweep_axis ax = {.id = (param_id)id};
     const char *v = eq + 1;
     sim_err e = SIM_OK;
@@ -210,13 +214,13 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
         if (parse_num(v, c1, &ax.lo) ||
             parse_num(c1 + 1, c2 ? c2 : end, &ax.hi) ||
             (c2 && parse_num(c2 + 1, end, &ax.step)))
-            return sim_fail(SIM_ERR_USAGE, "sweep: '%s': expected numbers in "
+            return sim_fail(SIM_ERR_USAGE, "'%s': expected numbers in "
                                            "LO:HI:STEP", spec);
         if (ax.lo > ax.hi)
-            return sim_fail(SIM_ERR_USAGE, "sweep: '%s': LO %g > HI %g", spec,
+            return sim_fail(SIM_ERR_USAGE, "'%s': LO %g > HI %g", spec,
                             ax.lo, ax.hi);
         if (c2 && !(ax.step > 0))
-            return sim_fail(SIM_ERR_USAGE, "sweep: '%s': STEP must be > 0",
+            return sim_fail(SIM_ERR_USAGE, "'%s': STEP must be > 0",
                             spec);
         if ((e = check_value(ax.id, ax.lo, spec)) != SIM_OK ||
             (e = check_value(ax.id, ax.hi, spec)) != SIM_OK)
@@ -225,20 +229,20 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
         if (c2) {
             double k = floor((ax.hi - ax.lo) / ax.step * (1 + 1e-12) + 1e-9);
             if (k > 1e9)
-                return sim_fail(SIM_ERR_USAGE, "sweep: '%s': too many values",
+                return sim_fail(SIM_ERR_USAGE, "'%s': too many values",
                                 spec);
             ax.n = (size_t)k + 1;
             ax.values = malloc(ax.n * sizeof *ax.values);
             if (!ax.values)
-                return sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+                return sim_fail(SIM_ERR_NOMEM, "out of memory");
             for (size_t i = 0; i < ax.n; i++) {
                 double x = ax.lo + (double)i * ax.step;
                 if (x > ax.hi)
                     x = ax.hi;
-                if (param_kind(ax.id) == PK_INT && x != floor(x)) {
+                if (param_kind(ax.id) != PK_REAL && x != floor(x)) {
                     free(ax.values);
                     return sim_fail(SIM_ERR_USAGE,
-                                    "sweep: '%s': %s takes whole numbers, "
+                                    "'%s': %s takes whole numbers, "
                                     "not %g",
                                     spec, name, x);
                 }
@@ -251,7 +255,7 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
             cap += *s == ',';
         ax.values = malloc(cap * sizeof *ax.values);
         if (!ax.values)
-            return sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+            return sim_fail(SIM_ERR_NOMEM, "out of memory");
         const char *s = v;
         for (;;) {
             const char *c = strchr(s, ',');
@@ -260,7 +264,7 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
             if (parse_num(s, end, &x)) {
                 free(ax.values);
                 return sim_fail(SIM_ERR_USAGE,
-                                "sweep: '%s': expected a number at '%.*s'",
+                                "'%s': expected a number at '%.*s'",
                                 spec, (int)(end - s), s);
             }
             if ((e = check_value(ax.id, x, spec)) != SIM_OK) {
@@ -281,22 +285,31 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
                           unsigned long seed, uint64_t max_points)
 {
     if (pl->naxes == 0)
-        return sim_fail(SIM_ERR_USAGE, "sweep: no --param given");
+        return sim_fail(SIM_ERR_USAGE, "no --param given");
     int k = pl->naxes;
     double n = 1;
     if (samples) {
-        for (int a = 0; a < k; a++)
+        for (int a = 0; a < k; a++) {
             if (!pl->axes[a].range)
                 return sim_fail(SIM_ERR_USAGE,
-                                "sweep: --samples needs LO:HI ranges, %s has "
+                                "--samples needs LO:HI ranges, %s has "
                                 "a list",
                                 param_name(pl->axes[a].id));
+            int kind = param_kind(pl->axes[a].id);
+            if (kind == PK_POW2 || kind == PK_LINES)
+                return sim_fail(SIM_ERR_USAGE,
+                                "--samples cannot draw %s (%s); give "
+                                "it as a list or grid",
+                                param_name(pl->axes[a].id),
+                                kind == PK_POW2 ? "powers of two"
+                                                : "whole cache lines");
+        }
         n = (double)samples;
     } else {
         for (int a = 0; a < k; a++) {
             if (!pl->axes[a].values)
                 return sim_fail(SIM_ERR_USAGE,
-                                "sweep: %s=LO:HI has no STEP (a grid needs "
+                                "%s=LO:HI has no STEP (a grid needs "
                                 "LO:HI:STEP; LO:HI is for --samples)",
                                 param_name(pl->axes[a].id));
             n *= (double)pl->axes[a].n;
@@ -304,13 +317,13 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
     }
     if (n > (double)max_points)
         return sim_fail(SIM_ERR_USAGE,
-                        "sweep: %.0f points, more than %llu (--max-points); "
+                        "%.0f points, more than %llu (--max-points); "
                         "pass --yes to run them anyway",
                         n, (unsigned long long)max_points);
     pl->npoints = (size_t)n;
     pl->values = malloc(pl->npoints * (size_t)k * sizeof *pl->values + 1);
     if (!pl->values)
-        return sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
     if (!samples) {
         for (size_t i = 0; i < pl->npoints; i++) {
             size_t r = i;
@@ -329,7 +342,7 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
     if (!rng || !perm) {
         gsl_rng_free(rng);
         free(perm);
-        return sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
     }
     gsl_rng_set(rng, seed);
     for (int a = 0; a < k; a++) {
@@ -341,7 +354,7 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
             double u = ((double)perm[i] + gsl_rng_uniform(rng)) /
                        (double)pl->npoints;
             double x = ax->lo + u * (ax->hi - ax->lo);
-            if (param_kind(ax->id) == PK_INT)
+            if (param_kind(ax->id) != PK_REAL)
                 x = round(x);
             if (x > ax->hi)
                 x = ax->hi;
@@ -374,6 +387,51 @@ void sweep_plan_params(const sweep_plan *pl, size_t i, const params *base,
 
 /* ---- running ---- */
 
+typedef struct pool {
+    size_t n, next;
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+    volatile sig_atomic_t *stop;
+    pthread_mutex_t lock;
+} pool;
+
+static void *pool_worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        bool quit = p->next >= p->n || (p->stop && *p->stop);
+        size_t k = quit ? 0 : p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (quit)
+            return NULL;
+        p->fn(p->ctx, k);
+    }
+}
+
+void sweep_parallel(size_t n, unsigned threads, void (*fn)(void *ctx, size_t i),
+                    void *ctx, volatile sig_atomic_t *stop)
+{
+    pool p = {.n = n, .fn = fn, .ctx = ctx, .stop = stop};
+    pthread_mutex_init(&p.lock, NULL);
+    unsigned nt = threads ? threads : 1;
+    if (nt > n)
+        nt = (unsigned)n;
+    if (nt > 64)
+        nt = 64;
+    pthread_t th[64];
+    unsigned started = 0;
+    if (nt > 1)
+        for (; started < nt; started++)
+            if (pthread_create(&th[started], NULL, pool_worker, &p) != 0)
+                break;
+    if (started == 0)
+        pool_worker(&p);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.lock);
+}
+
 typedef struct run_ctx {
     const char *trace;
     const params *base;
@@ -387,9 +445,7 @@ typedef struct run_ctx {
     size_t *group_rep;  /* per group: its first point */
     sweep_base *bases;  /* per group */
     unsigned char *group_needed, *group_ok;
-    /* work queue */
-    size_t *tasks, ntasks, next;
-    int phase; /* 1: base replays (task = group), 2: point replays */
+    size_t *tasks; /* phase 1: groups, phase 2: points */
     pthread_mutex_t lock;
     sim_err err;
     char errmsg[512];
@@ -409,72 +465,61 @@ static void group_params(const run_ctx *c, size_t g, params *q)
     }
 }
 
-static bool stopped(const run_ctx *c)
+/* A replay finished (or failed): record it under the lock. */
+static void task_done(run_ctx *c, sim_err e, unsigned char *flag)
 {
-    return c->o->stop && *c->o->stop;
+    pthread_mutex_lock(&c->lock);
+    if (e != SIM_OK && c->err == SIM_OK) {
+        c->err = e;
+        snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
+    }
+    if (e == SIM_OK)
+        *flag = 1;
+    c->tasks_done++;
+    if (c->o->progress)
+        c->o->progress(c->o->progress_ctx, c->tasks_done, c->tasks_total);
+    pthread_mutex_unlock(&c->lock);
 }
 
-static void *worker(void *arg)
+static bool failed(run_ctx *c)
 {
-    run_ctx *c = arg;
+    pthread_mutex_lock(&c->lock);
+    bool f = c->err != SIM_OK;
+    pthread_mutex_unlock(&c->lock);
+    return f;
+}
+
+static void base_task(void *ctx, size_t i)
+{
+    run_ctx *c = ctx;
+    if (failed(c))
+        return;
+    size_t g = c->tasks[i];
+    params q;
+    group_params(c, g, &q);
     sweep_replay_opts ro = {.guest = c->o->guest};
-    for (;;) {
-        pthread_mutex_lock(&c->lock);
-        bool quit = c->next >= c->ntasks || c->err != SIM_OK || stopped(c);
-        size_t k = quit ? 0 : c->tasks[c->next++];
-        pthread_mutex_unlock(&c->lock);
-        if (quit)
-            return NULL;
-        sim_err e;
-        params q;
-        if (c->phase == 1) {
-            group_params(c, k, &q);
-            sweep_totals t;
-            e = sweep_replay(c->trace, &q, &ro, &c->bases[k], &t);
-        } else {
-            sweep_plan_params(c->pl, k, c->base, &q);
-            e = sweep_replay(c->trace, &q, &ro, NULL, &c->out[k]);
-        }
-        pthread_mutex_lock(&c->lock);
-        if (e != SIM_OK && c->err == SIM_OK) {
-            c->err = e;
-            snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
-        }
-        if (e == SIM_OK) {
-            if (c->phase == 1)
-                c->group_ok[k] = 1;
-            else
-                c->done[k] = 1;
-        }
-        c->tasks_done++;
-        if (c->o->progress)
-            c->o->progress(c->o->progress_ctx, c->tasks_done, c->tasks_total);
-        pthread_mutex_unlock(&c->lock);
-    }
+    sweep_totals t;
+    sim_err e = sweep_replay(c->trace, &q, &ro, &c->bases[g], &t);
+    task_done(c, e, &c->group_ok[g]);
 }
 
-static sim_err run_phase(run_ctx *c, int phase)
+static void point_task(void *ctx, size_t i)
 {
-    c->phase = phase;
-    c->next = 0;
-    unsigned nt = c->o->threads ? c->o->threads : 1;
-    if (nt > c->ntasks)
-        nt = (unsigned)c->ntasks;
-    if (nt <= 1) {
-        worker(c);
-    } else {
-        pthread_t th[64];
-        if (nt > 64)
-            nt = 64;
-        unsigned started = 0;
-        for (; started < nt; started++)
-            if (pthread_create(&th[started], NULL, worker, c) != 0)
-                break;
-        if (started == 0)
-            worker(c);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(th[i], NULL);
-    }
+    run_ctx *c = ctx;
+    if (failed(c))
+        return;
+    size_t k = c->tasks[i];
+    params q;
+    sweep_plan_params(c->pl, k, c->base, &q);
+    sweep_replay_opts ro = {.guest = c->o->guest};
+    sim_err e = sweep_replay(c->trace, &q, &ro, NULL, &c->out[k]);
+    task_done(c, e, &c->done[k]);
+}
+
+static sim_err run_phase(run_ctx *c, size_t ntasks,
+                         void (*fn)(void *ctx, size_t i))
+{
+    sweep_parallel(ntasks, c->o->threads, fn, c, c->o->stop);
     if (c->err != SIM_OK)
         return sim_fail(c->err, "%s", c->errmsg);
     return SIM_OK;
@@ -491,6 +536,15 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
 {
     size_t np = pl->npoints;
     memset(done, 0, np);
+    for (size_t i = 0; i < np; i++) { /* cache sizes in whole lines */
+        params q;
+        sweep_plan_params(pl, i, base, &q);
+        if (params_check(&q) != SIM_OK) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", sim_errmsg());
+            return sim_fail(SIM_ERR_USAGE, "point %zu: %s", i + 1, msg);
+        }
+    }
     run_ctx c = {.trace = trace, .base = base, .pl = pl, .o = o, .out = out,
                  .done = done, .err = SIM_OK};
     pthread_mutex_init(&c.lock, NULL);
@@ -499,7 +553,7 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
     c.group_rep = calloc(np + 1, sizeof *c.group_rep);
     c.tasks = calloc(np + 1, sizeof *c.tasks);
     if (!c.group_of || !c.group_rep || !c.tasks) {
-        e = sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+        e = sim_fail(SIM_ERR_NOMEM, "out of memory");
         goto out;
     }
     /* groups: points with equal stateful axis values (first come first) */
@@ -525,7 +579,7 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
     c.group_needed = calloc(c.ngroups + 1, 1);
     c.group_ok = calloc(c.ngroups + 1, 1);
     if (!c.bases || !c.group_needed || !c.group_ok) {
-        e = sim_fail(SIM_ERR_NOMEM, "sweep: out of memory");
+        e = sim_fail(SIM_ERR_NOMEM, "out of memory");
         goto out;
     }
     /* phase 1: one replay per group this rank has points in */
@@ -533,11 +587,12 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
         for (size_t i = 0; i < np; i++)
             if (mine(o, i))
                 c.group_needed[c.group_of[i]] = 1;
+        size_t nb = 0;
         for (size_t g = 0; g < c.ngroups; g++)
             if (c.group_needed[g])
-                c.tasks[c.ntasks++] = g;
-        c.tasks_total = c.ntasks;
-        e = run_phase(&c, 1);
+                c.tasks[nb++] = g;
+        c.tasks_total = nb;
+        e = run_phase(&c, nb, base_task);
         if (e != SIM_OK)
             goto out;
     }
@@ -555,6 +610,8 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
             e = sweep_eval(&c.bases[g], &q, &out[i]);
             if (e != SIM_OK)
                 goto out;
+            if (!memcmp(q.v, c.bases[g].p.v, sizeof q.v))
+                out[i].replayed = true; /* the group's own replay */
             if (out[i].exact || o->method == SWEEP_LINEAR) {
                 done[i] = 1;
                 continue;
@@ -562,9 +619,8 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
         }
         c.tasks[nrep++] = i;
     }
-    c.ntasks = nrep;
     c.tasks_total = c.tasks_done + nrep;
-    e = run_phase(&c, 2);
+    e = run_phase(&c, nrep, point_task);
 out:
     pthread_mutex_destroy(&c.lock);
     free(c.group_of);

@@ -122,4 +122,10 @@ SIM_MUST_CHECK sim_err sweep_run(const char *trace, const params *base,
                                  const sweep_run_opts *o, sweep_totals *out,
                                  unsigned char *done);
 
+/* Calls fn(ctx, i) for i in 0..n-1 on `threads` threads (each i once, in
+ * no particular order); stops handing out work once *stop is set. */
+void sweep_parallel(size_t n, unsigned threads,
+                    void (*fn)(void *ctx, size_t i), void *ctx,
+                    volatile sig_atomic_t *stop);
+
 #endif

@@ -1,5 +1,5 @@
 # CLI tests of `sim sweep` (tools/cli_sweep.c, model/sweep.c).
-foreach(c replay linear formats interrupt)
+foreach(c replay linear formats interrupt sens)
   add_test(NAME cli_sweep_${c}
     COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sweep_check.sh $<TARGET_FILE:sim>
             ${CMAKE_BINARY_DIR}/testtmp/sweep_${c} ${c})
@@ -31,3 +31,16 @@ sim_cli_test(sweep_no_output 2 "~missing -o OUT"
   sweep @synth500.bin --param decode_insns=0:10:1)
 sim_cli_test(sweep_bad_trace 2 "~trace_truncated.bin"
   sweep @trace_truncated.bin --param decode_insns=0:10:5 -o x.csv)
+# sim sensitivity
+sim_cli_test(sensitivity_ranks 0 "~ 1\\. 10% cheaper .*(saves|costs) [0-9.]+% of the run"
+  sensitivity @cost_mix.bin --threads 1)
+sim_cli_test(sensitivity_bad_target 2 "~--target: expected a run change like -10%"
+  sensitivity @cost_mix.bin --target lots)
+sim_cli_test(sensitivity_bad_param_file 2 "~bad_key.ini:3: unknown parameter"
+  sensitivity @cost_mix.bin --params @params/bad_key.ini)
+sim_cli_test(sensitivity_no_transform 2 "~--transform is not available"
+  sensitivity @cost_mix.bin --transform pv)
+sim_cli_test(sweep_pow2 2 "~cache_line_bytes = 48 bytes: must be a power of two"
+  sweep @synth500.bin --param cache_line_bytes=16,48 -o x.csv)
+sim_cli_test(sweep_whole_lines 2 "~point 2: .*icache_bytes = 9000 bytes is not a whole number of cache lines"
+  sweep @synth500.bin --param icache_bytes=8192,9000 -o x.csv)

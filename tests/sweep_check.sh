@@ -9,6 +9,9 @@
 #   interrupt SIGINT during a long sweep: exit 130, a complete CSV of the
 #             points done
 #   mpi       mpirun -np 2: the file is byte-identical to one process
+#   sens      sim sensitivity (host interrupts off): "10% cheaper X saves Y%"
+#             equals two replays, and the --target value reaches the target
+#             by replay while one unit less far does not
 set -eu
 sim=$1; tmp=$2; case=$3
 mkdir -p "$tmp"; cd "$tmp"
@@ -96,6 +99,33 @@ mpi)
   cmp one.csv two.csv || { echo "2 ranks differ from 1 process"; exit 1; }
   [ "$(tail -n +2 two.csv | wc -l)" = 6 ]
   echo "2 ranks: byte-identical to one process"
+  ;;
+sens)
+  q="--set host_tick_hz=0 --set host_irq_hz=0"
+  "$sim" sensitivity $tr $q --target -10% -o sens.csv > sens.txt
+  cat sens.txt
+  total() { "$sim" replay $tr --model --unit ticks $q "$@" 2>&1 |
+            sed -n 's/.*sum of rows = traced duration.*(\([0-9]*\) of.*/\1/p'; }
+  t0=$(total)
+  for p in icache_miss_cycles dispatch_insns cpi; do
+    line=$(grep "^$p," sens.csv)
+    lo=$(echo "$line" | cut -d, -f4); pct=$(echo "$line" | cut -d, -f6)
+    t1=$(total --set $p=$lo)
+    awk -v a="$t0" -v b="$t1" -v p="$pct" -v n="$p" 'BEGIN {
+      r = 100 * (b - a) / a; d = r - p; if (d < 0) d = -d;
+      if (d > 1e-6) { printf "%s: sensitivity %f%%, replays %f%%\n", n, p, r; exit 1 }
+      printf "%s lower: %f%% = replays\n", n, r }'
+  done
+  # the target: a whole parameter whose value is found in range
+  line=$(grep "^icache_miss_cycles," sens.csv)
+  [ "$(echo "$line" | cut -d, -f10)" = found ] || { echo "no target for icache_miss_cycles"; exit 1; }
+  v=$(echo "$line" | cut -d, -f11)
+  t1=$(total --set icache_miss_cycles=$v); t2=$(total --set icache_miss_cycles=$((v + 1)))
+  awk -v a="$t0" -v b="$t1" -v c="$t2" -v v="$v" 'BEGIN {
+    r1 = 100 * (b - a) / a; r2 = 100 * (c - a) / a;
+    if (r1 > -10 || r2 <= -10) { printf "target %d: %f%%, %d: %f%%\n", v, r1, v + 1, r2; exit 1 }
+    printf "icache_miss_cycles %d reaches -10%% (%f%%), %d does not (%f%%)\n", v, r1, v + 1, r2 }'
+  grep -q "no value in its range" sens.txt
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -19,6 +19,7 @@ int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
 int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
 int cli_sweep(int argc, char **argv);  /* cli_sweep.c */
+int cli_sensitivity(int argc, char **argv); /* cli_sensitivity.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
  * the exit code after printing the error (cli_params.c). */
 struct params;

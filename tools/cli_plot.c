@@ -50,9 +50,9 @@ static sim_err run_gnuplot(const char *path, const char *script)
     }
     if (is_svg(path))
         fprintf(g, "set terminal svg size 900,600 dynamic background rgb "
-                   "'white'\n");
+                   "'white' noenhanced\n");
     else
-        fprintf(g, "set terminal pngcairo size 900,600\n");
+        fprintf(g, "set terminal pngcairo size 900,600 noenhanced\n");
     fprintf(g, "set output '%s'\n%s\nset output\n", tmp, script);
     int st = pclose(g);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {

@@ -25,6 +25,7 @@ static const command commands[] = {
     {"params", cli_params, "cycle-model parameters: show | doc"},
     {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
+    {"sensitivity", cli_sensitivity, "parameters ranked by how much 10% of each moves the run"},
 };
 
 static void usage(FILE *f)
