@@ -95,6 +95,10 @@ struct cost_model {
     uint64_t now; /* cycles since reset */
     double dcold; /* fraction of handler data lines cold at the next exit */
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
+    uint64_t last_g; /* guest cycles after the last exit (whatif extends) */
+    bool iccci;      /* every entry invalidates the I-cache */
+    uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
+    double handler_lines[EXIT__COUNT];
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
     int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
     /* slot version when each hinted page was last seen there */
@@ -220,6 +224,7 @@ static void precompute(cost_model *m)
 {
     const params *p = &m->p;
     double cpi = m->cpi = P(p, cpi);
+    m->iccci = P(p, iccci_per_entry) != 0;
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
     /* cost parameters enter as reals (rounded once per stage), so that a
@@ -287,6 +292,14 @@ static void precompute(cost_model *m)
         if (lines > m->icache_lines)
             lines = m->icache_lines;
         f[CSTAGE_icache] = (uint64_t)lines * miss;
+        /* without the iccci of every entry (what-if no-iccci) the handler's
+         * lines survive the guest run like its data lines (cost_exit) */
+        m->icache_warm[t] = 0;
+        m->handler_lines[t] = lines;
+        if (!m->iccci) {
+            m->icache_warm[t] = f[CSTAGE_icache];
+            f[CSTAGE_icache] = 0;
+        }
         if (pa & PATH_TLBMISS)
             f[CSTAGE_tlbsearch] = cyc(cpi * P(p, tlbmiss_insns));
         if (pa & PATH_MAP)
@@ -302,8 +315,8 @@ static void precompute(cost_model *m)
             f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
-        f[CSTAGE_resume] =
-            cyc(cpi * P(p, resume_insns)) + cyc(P(p, iccci_cycles));
+        f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
+                           (m->iccci ? cyc(P(p, iccci_cycles)) : 0);
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          cyc(P(p, stub_code_lines) * missd);
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
@@ -874,6 +887,15 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 
 /* One exit; guest_cycles != COST_DRAW: the guest interval is that many
  * cycles (measured), not modelled from guest_insns. */
+/* no-iccci: the share of the guest's I-cache lines an exit's handler code
+ * displaces (its lines over the cache's). */
+static double icache_displaced(const cost_model *m, exit_type t)
+{
+    return m->handler_lines[t] >= m->icache_lines
+               ? 1.0
+               : m->handler_lines[t] / m->icache_lines;
+}
+
 static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                       uint64_t guest_cycles, uint64_t *handler,
                       uint64_t *guest)
@@ -905,6 +927,11 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                  v[CSTAGE_emulate] + v[CSTAGE_tlbsearch] + v[CSTAGE_shadowmap] +
                  v[CSTAGE_dcache] + v[CSTAGE_heavy] + v[CSTAGE_qemu] +
                  v[CSTAGE_wait] + v[CSTAGE_icache];
+    if (!m->iccci) { /* handler code the guest run evicted */
+        uint64_t ic = cyc(dbl(m->icache_warm[t]) * m->dcold);
+        v[CSTAGE_icache] += ic;
+        h += ic;
+    }
     if (m->internal_host)
         h += internal_arrivals(m, t, h);
     m->exit_index++;
@@ -914,6 +941,11 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     if (measured) { /* stub, tail, refill and run are all inside it */
         v[CSTAGE_guest] = g = guest_cycles;
         v[CSTAGE_grefill] = 0;
+        if (!m->iccci) { /* what-if: the refill the iccci caused goes */
+            uint64_t save = cyc(dbl(m->k_guest_lines * m->k_icache_miss) *
+                                (1.0 - icache_displaced(m, t)));
+            v[CSTAGE_guest] = g = g > save ? g - save : 0;
+        }
         m->count_measured[t]++;
         m->nfixed_meas[t]++;
     } else {
@@ -924,8 +956,10 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         uint64_t dtlb = (n + 15) / 16;
         if (dtlb > m->k_dtlb_shadow)
             dtlb = m->k_dtlb_shadow;
-        v[CSTAGE_grefill] =
-            lines * m->k_icache_miss + (1 + dtlb) * m->k_shadow_refill;
+        uint64_t ic_refill = lines * m->k_icache_miss;
+        if (!m->iccci) /* only the guest lines the handler's code displaced */
+            ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
+        v[CSTAGE_grefill] = ic_refill + (1 + dtlb) * m->k_shadow_refill;
         feat_add(m, CFEAT_gexit, 1);
         feat_add(m, CFEAT_glines, lines);
         feat_add(m, CFEAT_grefill, 1 + dtlb);
@@ -935,6 +969,7 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
 
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
+    m->last_g = g;
     if (!m->thrash) {
         double x = dbl(g) * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
@@ -995,6 +1030,32 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
     }
     *from_trace = a;
     *modelled = n - a;
+}
+
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
+{
+    if (!cost_guest_from_trace(m, r))
+        return cyc(dbl(draw_guest(m)) * m->k_guest_cpi);
+    /* the measured interval less what belongs to the entry: stub, tail and
+     * the refills of a full-length run */
+    exit_type t = (exit_type)r->type;
+    double c = m->tb_hz == m->core_hz ? (double)r->guest
+                                      : (double)r->guest / m->tb_per_cycle;
+    uint64_t entry = m->fixed_guest[t] + m->k_guest_lines * m->k_icache_miss +
+                     (1 + m->k_dtlb_shadow) * m->k_shadow_refill;
+    uint64_t g = cyc(c);
+    return g > entry ? g - entry : 0;
+}
+
+void cost_guest_extend(cost_model *m, uint64_t cycles)
+{
+    m->now += cycles;
+    m->last_g += cycles;
+    if (!m->thrash) {
+        double x = dbl(m->last_g) * m->decay_scale;
+        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
+    }
+    /* (host arrivals are drawn per exit: nothing to skip) */
 }
 
 uint64_t cost_last_qemu(const cost_model *m)
@@ -1156,8 +1217,9 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
     cost_exit_replay(m, r, &h, &g);
     *handler = cap32(cost_to_ticks(m, h));
     /* a measured guest time goes back exactly as the trace gave it */
-    *guest = cost_guest_from_trace(m, r) ? r->guest
-                                         : cap32(cost_to_ticks(m, g));
+    *guest = cost_guest_from_trace(m, r) && m->iccci
+                 ? r->guest
+                 : cap32(cost_to_ticks(m, g));
     return SIM_OK;
 }
 

@@ -152,6 +152,14 @@ int cost_feature_rounded(cost_feature j);
  * handler (the exit's own row). */
 int cost_feature_guest_side(cost_feature j);
 
+/* What-if support (model/whatif): the guest instructions' cycles of the
+ * run after r's entry as cost_exit would draw or take them, without the
+ * entry's own stages (stub, tail, refill) - a removed exit's run continues
+ * in the guest; and the guest run after the last exit growing by `cycles`
+ * (clock, D-cache decay, host arrivals in guest time skipped). */
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
+void cost_guest_extend(cost_model *m, uint64_t cycles);
+
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a
  * device interrupt serviced now. Returns cycles; accounted to `type`'s

@@ -41,7 +41,7 @@
       "D-cache size (32 KB on 440EP/EPx)")                                     \
     X(cache_line_bytes, PK_POW2, "bytes", 32, 16, 128, SRC_REF7,                \
       "cache line size (32 bytes on the 440)")                                 \
-    X(utlb_entries, PK_INT, "entries", 64, 8, 64, SRC_REF7,                    \
+    X(utlb_entries, PK_INT, "entries", 64, 8, 128, SRC_REF7,                   \
       "hardware unified TLB entries (64 on the 440)")                          \
     X(utlb_pinned, PK_INT, "entries", 1, 1, 8, SRC_REF3,                       \
       "UTLB slots pinned for host lowmem (256 MB each, from slot 63 down); "   \
@@ -78,6 +78,9 @@
       "one software 64-bit do_div on a 32-bit core")                           \
     X(resume_insns, PK_INT, "insns", 70, 0, 2000, SRC_REF8,                    \
       "resume asm: NV reload, shadow PID, volatiles, IVPR, SPRG4-7")           \
+    X(iccci_per_entry, PK_INT, "0/1", 1, 0, 1, SRC_REF8,                       \
+      "1: every guest entry runs iccci (KVM/440 2.6.26-3.10); 0: the "         \
+      "what-if no-iccci, handler and guest lines survive like data lines")     \
     X(iccci_cycles, PK_INT, "cycles", 40, 0, 5000, SRC_ASSUME,                 \
       "the iccci of every guest entry (whole I-cache invalidate)")             \
     X(entry_tail_insns, PK_INT, "insns", 22, 0, 1000, SRC_REF2,                \

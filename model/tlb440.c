@@ -50,12 +50,12 @@ struct tlb440 {
 
 sim_err tlb440_new(tlb440 **t, const tlb440_config *c)
 {
-    if (c->gtlb_entries < 1 || c->gtlb_entries > TLB440_MAX ||
+    if (c->gtlb_entries < 1 || c->gtlb_entries > TLB440_GUEST_MAX ||
         c->utlb_entries < 8 || c->utlb_entries > TLB440_MAX ||
         c->utlb_pinned < 1 || c->utlb_pinned + 2 > c->utlb_entries)
         return sim_fail(SIM_ERR_RANGE,
                         "tlb440: geometry guest %u, UTLB %u, pinned %u out of "
-                        "range (guest 1..64, UTLB 8..64, pinned 1..UTLB-2)",
+                        "range (guest 1..64, UTLB 8..128, pinned 1..UTLB-2)",
                         c->gtlb_entries, c->utlb_entries, c->utlb_pinned);
     *t = calloc(1, sizeof **t);
     if (!*t)

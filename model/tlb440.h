@@ -16,13 +16,16 @@
 
 #include "sim_err.h"
 
-#define TLB440_MAX 64 /* array bound for guest TLB and UTLB */
+/* Array bounds: the guest TLB (kvm's guest_tlb[64]) and the UTLB (64 on
+ * the 440; up to 128 only as a what-if, tlb-slots). */
+#define TLB440_GUEST_MAX 64
+#define TLB440_MAX 128
 
 typedef struct tlb440 tlb440;
 
 typedef struct tlb440_config {
     unsigned gtlb_entries;    /* guest TLB entries, 1..64 (kernel: 64) */
-    unsigned utlb_entries;    /* hardware UTLB slots, 8..64 (440: 64) */
+    unsigned utlb_entries;    /* hardware UTLB slots, 8..128 (440: 64) */
     unsigned utlb_pinned;     /* pinned host slots at the top, >= 1 */
     uint64_t guest_ram_bytes; /* real addresses below are RAM, above MMIO */
     /* What-if (not KVM/440's behaviour): a guest user page (TID != 0)

@@ -18,6 +18,8 @@ int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
 int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
+int cli_whatif(int argc, char **argv); /* cli_whatif.c */
+int cli_validate(int argc, char **argv); /* cli_validate.c */
 int cli_sweep(int argc, char **argv);  /* cli_sweep.c */
 int cli_sensitivity(int argc, char **argv); /* cli_sensitivity.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or

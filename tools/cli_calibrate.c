@@ -331,10 +331,10 @@ int cli_calibrate(int argc, char **argv)
     fprintf(f, "; table: %s sha256 %s\n", base_name(hwpath), sh_table);
     fprintf(f, "; fit: %s; %d of %d candidates fitted, the others held at "
                "their start values\n", r.status, r.nfit, r.nparam);
-    fprintf(f, "; residuals: %d (avg, stddev, min of %d rows, weights sqrt of "
-               "the time share); objective %.6g at the start, %.6g fitted; "
-               "residual variance %.4g\n",
-            r.nres, r.nres / 3, r.cost0, r.cost, r.resvar);
+    fprintf(f, "; residuals: %d (avg, stddev, min of %d rows, weights sqrt "
+               "of the time share)\n", r.nres, r.nres / 3);
+    fprintf(f, "; objective %.6g at the start, %.6g fitted; residual "
+               "variance %.4g\n", r.cost0, r.cost, r.resvar);
     fprintf(f, "; traced duration: %+.2f%% against the table", 
             100 * (r.total - r.total_hw) / r.total_hw);
     if (isfinite(r.total_full))
@@ -347,11 +347,24 @@ int cli_calibrate(int argc, char **argv)
                 100 * (r.row[wi].avg - r.row[wi].avg_hw) / r.row[wi].avg_hw);
     if (!r.converged)
         fprintf(f, "; NOT CONVERGED: these are the best values found\n");
-    fprintf(f, "; held (the table cannot determine them):");
-    for (int k = 0; k < r.nparam; k++)
-        if (r.par[k].state != CALIB_FITTED)
-            fprintf(f, " %s", param_name(r.par[k].id));
-    fprintf(f, "\n");
+    /* (lines stay short: the INI reader takes at most 200 characters) */
+    fprintf(f, "; held at their start values (the table cannot determine "
+               "them):\n");
+    int col = 0;
+    for (int k = 0; k < r.nparam; k++) {
+        if (r.par[k].state == CALIB_FITTED)
+            continue;
+        const char *n = param_name(r.par[k].id);
+        if (col == 0)
+            col = fprintf(f, ";  ");
+        col += fprintf(f, " %s", n);
+        if (col > 70) {
+            fputc('\n', f);
+            col = 0;
+        }
+    }
+    if (col)
+        fputc('\n', f);
     calib_write_values(f, &r);
     e = outfile_commit(&of);
     if (e != SIM_OK)

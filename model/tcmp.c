@@ -1,0 +1,146 @@
+/* tcmp: row-by-row comparison of two exit-timing tables (tcmp.h). */
+#include "tcmp.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "table_priv.h"
+
+static double rel(double ref, double x)
+{
+    return ref != 0 && isfinite(ref) && isfinite(x) ? (x - ref) / ref : NAN;
+}
+
+void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
+               double threshold_pct)
+{
+    static table fr, fo;
+    const table *ref = ref_in, *other = other_in;
+    if (fold) {
+        table_fold_emul(ref_in, &fr);
+        table_fold_emul(other_in, &fo);
+        ref = &fr;
+        other = &fo;
+    }
+    memset(c, 0, sizeof *c);
+    c->threshold_pct = threshold_pct;
+    int ir[EXIT__COUNT], io[EXIT__COUNT];
+    int nr = table_rows_by_sum(ref, ir, true), no = table_rows_by_sum(other, io, true);
+    for (int k = 0; k < nr; k++)
+        c->order[c->n++] = ir[k];
+    for (int k = 0; k < no; k++)
+        if (!table_row_has_data(&ref->rows[io[k]]))
+            c->order[c->n++] = io[k];
+    double sa = 0, ss = 0;
+    for (int k = 0; k < c->n; k++) {
+        int i = c->order[k];
+        const table_row *a = &ref->rows[i], *b = &other->rows[i];
+        tcmp_row *r = &c->rows[i];
+        r->in_ref = table_row_has_data(a);
+        r->in_other = table_row_has_data(b);
+        r->count_ref = r->in_ref ? (double)a->count : 0;
+        r->count = r->in_other ? (double)b->count : 0;
+        r->sum_ref = r->in_ref ? a->sum : 0;
+        r->sum = r->in_other ? b->sum : 0;
+        r->avg_ref = r->in_ref ? table_row_avg(a) : NAN;
+        r->avg = r->in_other ? table_row_avg(b) : NAN;
+        r->pct_ref = r->in_ref ? table_row_time_pct(ref, a) : 0;
+        r->pct = r->in_other ? table_row_time_pct(other, b) : 0;
+        r->err_count = rel(r->count_ref, r->count);
+        r->err_sum = rel(r->sum_ref, r->sum);
+        r->err_avg = rel(r->avg_ref, r->avg);
+        r->major = r->in_ref && r->pct_ref >= threshold_pct;
+        if (r->major && isfinite(r->err_sum)) {
+            sa += fabs(r->err_sum);
+            ss += r->err_sum;
+            c->n_major++;
+        }
+    }
+    c->total_ref = table_traced_or_sum(ref);
+    c->total = table_traced_or_sum(other);
+    c->err_total = rel(c->total_ref, c->total);
+    c->mape = c->n_major ? 100.0 * sa / c->n_major : NAN;
+    c->mpe = c->n_major ? 100.0 * ss / c->n_major : NAN;
+}
+
+static const char *pct(char *buf, size_t n, double x)
+{
+    if (!isfinite(x))
+        return "-";
+    snprintf(buf, n, "%+.1f%%", 100.0 * x);
+    return buf;
+}
+
+void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
+                     const char *label)
+{
+    fprintf(f, "ref: %s\nnew: %s\nerr = (new - ref) / ref\n\n", ref_label,
+            label);
+    fprintf(f, "%-12s %11s %11s %8s %13s %13s %8s %10s %10s %8s %7s %7s\n",
+            "type", "count ref", "count new", "err", "sum ref", "sum new",
+            "err", "avg ref", "avg new", "err", "time%ref", "time%new");
+    char a[TABLE_NUMBUF], b[TABLE_NUMBUF], d[TABLE_NUMBUF], e[TABLE_NUMBUF];
+    char g[32], h[32], k[32], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
+    char p1[TABLE_NUMBUF], p2[TABLE_NUMBUF];
+    for (int j = 0; j < c->n; j++) {
+        int i = c->order[j];
+        const tcmp_row *r = &c->rows[i];
+        fprintf(f, "%-12s %11s %11s %8s %13s %13s %8s %10s %10s %8s %7s %7s%s\n",
+                exit_name((exit_type)i), table_num_int(a, r->count_ref, true),
+                table_num_int(b, r->count, true),
+                pct(g, sizeof g, r->err_count),
+                table_num_int(d, r->sum_ref, true),
+                table_num_int(e, r->sum, true), pct(h, sizeof h, r->err_sum),
+                table_num_fixed(t1, r->avg_ref, 2),
+                table_num_fixed(t2, r->avg, 2), pct(k, sizeof k, r->err_avg),
+                table_num_fixed(p1, r->pct_ref, 2),
+                table_num_fixed(p2, r->pct, 2),
+                r->major ? "" : "  (< threshold)");
+    }
+    fprintf(f, "\n%-12s %11s %11s %8s\n", "traced usec",
+            table_num_int(a, c->total_ref, true),
+            table_num_int(b, c->total, true), pct(g, sizeof g, c->err_total));
+    fprintf(f, "rows with >= %g%% of the ref's time: %d; sums: MAPE %.1f%%, "
+               "MPE %+.1f%%\n",
+            c->threshold_pct, c->n_major, c->mape, c->mpe);
+}
+
+static json_t *num(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *tcmp_to_json(const tcmp *c)
+{
+    json_t *o = json_object(), *rows = json_array();
+    /* in the exit enum's order: the same rows in the same places whatever
+     * the reference's ranking */
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const tcmp_row *r = &c->rows[i];
+        if (!r->in_ref && !r->in_other)
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "type", json_string(exit_name((exit_type)i)));
+        json_object_set_new(x, "count_ref", num(r->count_ref));
+        json_object_set_new(x, "count", num(r->count));
+        json_object_set_new(x, "err_count", num(r->err_count));
+        json_object_set_new(x, "sum_ref", num(r->sum_ref));
+        json_object_set_new(x, "sum", num(r->sum));
+        json_object_set_new(x, "err_sum", num(r->err_sum));
+        json_object_set_new(x, "avg_ref", num(r->avg_ref));
+        json_object_set_new(x, "avg", num(r->avg));
+        json_object_set_new(x, "err_avg", num(r->err_avg));
+        json_object_set_new(x, "time_percent_ref", num(r->pct_ref));
+        json_object_set_new(x, "time_percent", num(r->pct));
+        json_object_set_new(x, "major", json_boolean(r->major));
+        json_array_append_new(rows, x);
+    }
+    json_object_set_new(o, "rows", rows);
+    json_object_set_new(o, "traced_usec_ref", num(c->total_ref));
+    json_object_set_new(o, "traced_usec", num(c->total));
+    json_object_set_new(o, "err_traced", num(c->err_total));
+    json_object_set_new(o, "threshold_percent", num(c->threshold_pct));
+    json_object_set_new(o, "mape_percent", num(c->mape));
+    json_object_set_new(o, "mpe_percent", num(c->mpe));
+    return o;
+}

@@ -1,0 +1,47 @@
+/* tcmp: two exit-timing tables row by row - a reference (the untransformed
+ * prediction for `sim whatif`, the measured table for `sim validate`) and
+ * another (the prediction): per row count, sum, avg and time% with their
+ * differences and relative errors, the traced duration's, and the mean
+ * absolute / signed percentage errors of the sums over the rows holding at
+ * least a given share of the reference's time. Printed as text or as a
+ * jansson object. */
+#ifndef TCMP_H
+#define TCMP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim_err.h"
+#include "table.h"
+
+typedef struct tcmp_row {
+    bool in_ref, in_other;
+    double count_ref, count, sum_ref, sum, avg_ref, avg, pct_ref, pct;
+    double err_count, err_sum, err_avg; /* (other - ref) / ref, NAN if ref 0 */
+    bool major; /* ref time% >= the threshold */
+} tcmp_row;
+
+typedef struct tcmp {
+    tcmp_row rows[EXIT__COUNT];
+    int order[EXIT__COUNT]; /* rows by the reference's time, then the rest */
+    int n;
+    double total_ref, total, err_total; /* traced usec */
+    double mape, mpe;  /* over major rows, of the sums, in % */
+    int n_major;
+    double threshold_pct;
+} tcmp;
+
+/* Compares; both tables are folded to the seed's layout first when fold
+ * is set (one EMULINST row). */
+void tcmp_make(tcmp *c, const table *ref, const table *other, bool fold,
+               double threshold_pct);
+
+/* Text: one line per row ("type count_ref count diff sum_ref sum diff ...")
+ * headed by the two labels; then total, MAPE, MPE. */
+void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
+                     const char *label);
+/* {"rows": [{type, count_ref, count, err_count, ...}], "total_ref", ...} */
+json_t *tcmp_to_json(const tcmp *c);
+
+#endif

@@ -1,0 +1,540 @@
+/* whatif: the transform chain and the lockstep prediction (whatif.h,
+ * docs/whatif.md). Adding a transform = one file model/xf_<name>.c
+ * defining an xf_ops, and one line in `transforms` below. */
+#include "whatif.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nearest.h"
+#include "platform/platform.h"
+#include "tlbword.h"
+
+extern const xf_ops xf_pv, xf_no_iccci, xf_tlb_slots;
+
+/* Every transform, in the order they apply when composed. */
+static const xf_ops *const transforms[] = {
+    &xf_pv,
+    &xf_no_iccci,
+    &xf_tlb_slots,
+};
+#define N_XF (sizeof transforms / sizeof transforms[0])
+
+struct whatif_chain {
+    const xf_ops *ops[N_XF];
+    void *state[N_XF];
+    unsigned n;
+    char name[256];
+};
+
+void whatif_list(FILE *f)
+{
+    for (size_t i = 0; i < N_XF; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", transforms[i]->name,
+                 transforms[i]->options[0] ? ":" : "", transforms[i]->options);
+        fprintf(f, "  %-30s %s\n", head, transforms[i]->summary);
+    }
+}
+
+static sim_err unknown_transform(const char *name)
+{
+    nearest nn;
+    nearest_init(&nn, name);
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < N_XF; i++) {
+        nearest_offer(&nn, transforms[i]->name);
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                i ? ", " : "", transforms[i]->name);
+    }
+    const char *best = nearest_best(&nn);
+    return sim_fail(SIM_ERR_USAGE,
+                    "whatif: unknown transform '%s'%s%s%s (valid: %s)", name,
+                    best ? " (did you mean '" : "", best ? best : "",
+                    best ? "'?)" : "", names);
+}
+
+sim_err whatif_chain_parse(whatif_chain **cp, const char *spec)
+{
+    *cp = NULL;
+    if (!spec || !*spec)
+        return sim_fail(SIM_ERR_USAGE, "whatif: empty --transform");
+    whatif_chain *c = calloc(1, sizeof *c);
+    char *copy = strdup(spec);
+    if (!c || !copy) {
+        free(c);
+        free(copy);
+        return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+    }
+    sim_err e = SIM_OK;
+    const xf_ops *found[N_XF] = {0};
+    void *state[N_XF] = {0};
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        /* name, then ':' options or '=' value */
+        size_t k = strcspn(tok, ":=");
+        char sep = tok[k];
+        tok[k] = '\0';
+        const char *opts = sep ? tok + k + 1 : NULL;
+        size_t i;
+        for (i = 0; i < N_XF; i++)
+            if (!strcmp(tok, transforms[i]->name))
+                break;
+        if (i == N_XF) {
+            e = unknown_transform(tok);
+            break;
+        }
+        if (found[i]) {
+            e = sim_fail(SIM_ERR_USAGE, "whatif: transform '%s' given twice",
+                         tok);
+            break;
+        }
+        if (sep == '=' && !transforms[i]->options[0]) {
+            e = sim_fail(SIM_ERR_USAGE, "whatif: transform '%s' takes no "
+                                        "value", tok);
+            break;
+        }
+        e = transforms[i]->parse(&state[i], opts);
+        if (e != SIM_OK)
+            break;
+        found[i] = transforms[i];
+    }
+    free(copy);
+    /* applied in table order whatever the order given: deterministic */
+    for (size_t i = 0; i < N_XF; i++) {
+        if (!found[i])
+            continue;
+        if (e == SIM_OK) {
+            c->ops[c->n] = found[i];
+            c->state[c->n++] = state[i];
+            size_t len = strlen(c->name);
+            snprintf(c->name + len, sizeof c->name - len, "%s%s",
+                     len ? "," : "", found[i]->name);
+        } else if (found[i]->free)
+            found[i]->free(state[i]);
+    }
+    if (e == SIM_OK && c->n == 0)
+        e = sim_fail(SIM_ERR_USAGE, "whatif: empty --transform");
+    if (e != SIM_OK) {
+        free(c);
+        return e;
+    }
+    *cp = c;
+    return SIM_OK;
+}
+
+void whatif_chain_free(whatif_chain *c)
+{
+    if (!c)
+        return;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->ops[i]->free)
+            c->ops[i]->free(c->state[i]);
+    free(c);
+}
+
+const char *whatif_chain_name(const whatif_chain *c)
+{
+    return c->name;
+}
+
+void whatif_chain_report(const whatif_chain *c, FILE *f)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->ops[i]->report)
+            c->ops[i]->report(c->state[i], f);
+}
+
+/* ---- the lockstep pass ---- */
+
+/* One side of the prediction: a model, its accounting and its clock. */
+typedef struct side {
+    cost_model *m;
+    replay_cost_model hook;
+    stats *s;
+    uint64_t t;     /* timebase ticks, from the first exit's */
+    uint64_t gsum;  /* guest ticks so far (the time-driven schedule) */
+    uint64_t exits;
+    trace_writer *w; /* the transformed stream, for the timed platform */
+    trace_rec held;  /* last exit written, held back to take extensions */
+    bool holding;
+} side;
+
+struct whatif_env {
+    side base, pred;
+    whatif_result *res;
+    bool started;
+    sim_err err;
+    /* the time-driven exits of the trace, with their place in the
+     * baseline's guest time */
+    trace_rec *timed;
+    uint64_t *gamma;
+    size_t n_timed, cap_timed, next_timed;
+};
+
+cost_model *whatif_env_model(whatif_env *env)
+{
+    return env->pred.m;
+}
+
+uint64_t whatif_env_now(const whatif_env *env)
+{
+    return env->pred.t;
+}
+
+static uint32_t cap32(uint64_t x)
+{
+    return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
+
+static void side_write(whatif_env *env, side *sd, const trace_rec *r)
+{
+    if (!sd->w || env->err != SIM_OK)
+        return;
+    if (sd->holding) {
+        env->err = trace_writer_put(sd->w, &sd->held);
+        sd->holding = false;
+    }
+    if (env->err != SIM_OK)
+        return;
+    if (r->kind == TREC_EXIT) {
+        sd->held = *r;
+        sd->holding = true;
+    } else
+        env->err = trace_writer_put(sd->w, r);
+}
+
+/* One exit through a side's accounting with ticks already known. */
+static void side_account(side *sd, const trace_rec *r, uint64_t h,
+                         uint64_t g)
+{
+    stats_exit(sd->s, sd->t, r->type);
+    sd->t += h;
+    stats_enter(sd->s, sd->t);
+    sd->t += g;
+    sd->gsum += g;
+    sd->exits++;
+}
+
+/* An exit costed by the side's replay hook (as `sim replay --model`). */
+static void side_hook_exit(whatif_env *env, side *sd, trace_rec r)
+{
+    uint32_t h = 0, g = 0;
+    sim_err e = sd->hook.cost(sd->hook.ctx, &r, &h, &g);
+    if (e != SIM_OK && env->err == SIM_OK)
+        env->err = e;
+    r.handler = h;
+    r.guest = g;
+    side_account(sd, &r, h, g);
+    side_write(env, sd, &r);
+}
+
+void whatif_env_insert(whatif_env *env, const trace_rec *rec)
+{
+    side *sd = &env->pred;
+    trace_rec r = *rec;
+    r.kind = TREC_EXIT;
+    r.tb = sd->t;
+    uint64_t h, g;
+    cost_exit(sd->m, &r, 0, &h, &g);
+    h = cap32(cost_to_ticks(sd->m, h));
+    g = cap32(cost_to_ticks(sd->m, g));
+    r.handler = (uint32_t)h;
+    r.guest = (uint32_t)g;
+    r.flags &= (uint8_t)~(TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN);
+    side_account(sd, &r, h, g);
+    side_write(env, sd, &r);
+    env->res->inserted++;
+}
+
+/* The guest runs on (a removed exit): cycles into the model and the clock;
+ * the run belongs to the exit before, held back in the written stream. */
+static void pred_extend(whatif_env *env, uint64_t cycles)
+{
+    side *sd = &env->pred;
+    cost_guest_extend(sd->m, cycles);
+    uint64_t ticks = cost_to_ticks(sd->m, cycles);
+    sd->t += ticks;
+    sd->gsum += ticks;
+    if (sd->holding && (sd->held.flags & TRF_GUEST_KNOWN))
+        sd->held.guest = cap32((uint64_t)sd->held.guest + ticks);
+}
+
+/* Time-driven exits whose place in the baseline's guest time the
+ * prediction's guest time has reached. After the trace ends (final) the
+ * schedule repeats itself, but the exits' own runs no longer move the
+ * horizon. */
+static void pred_timed(whatif_env *env, bool final)
+{
+    side *sd = &env->pred;
+    uint64_t horizon = sd->gsum, period = env->base.gsum;
+    for (;;) {
+        size_t k = env->next_timed;
+        uint64_t at;
+        if (k < env->n_timed)
+            at = env->gamma[k];
+        else if (final && env->n_timed && period > 0)
+            at = env->gamma[k % env->n_timed] + (k / env->n_timed) * period;
+        else
+            break;
+        if (at > horizon)
+            break;
+        side_hook_exit(env, sd, env->timed[k % env->n_timed]);
+        env->res->timed_pred++;
+        env->next_timed++;
+        if (!final)
+            horizon = sd->gsum;
+    }
+}
+
+static sim_err push_timed(whatif_env *env, const trace_rec *r, uint64_t g)
+{
+    if (env->n_timed == env->cap_timed) {
+        size_t cap = env->cap_timed ? 2 * env->cap_timed : 1024;
+        trace_rec *t = realloc(env->timed, cap * sizeof *t);
+        if (!t)
+            return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+        env->timed = t;
+        uint64_t *gm = realloc(env->gamma, cap * sizeof *gm);
+        if (!gm)
+            return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+        env->gamma = gm;
+        env->cap_timed = cap;
+    }
+    env->timed[env->n_timed] = *r;
+    env->gamma[env->n_timed++] = g;
+    return SIM_OK;
+}
+
+static bool is_virt_miss(exit_type t)
+{
+    return t == EXIT_ITLBVIRT || t == EXIT_DTLBVIRT;
+}
+
+/* Whether a side's soft TLB holds a shadow entry for the page of a VIRT
+ * miss record (the hardware searches TS 1 with the shadow PID). */
+static bool resident(cost_model *m, const trace_rec *r)
+{
+    uint32_t ea = r->addr;
+    if (r->type == EXIT_ITLBVIRT && !ea)
+        ea = r->pc;
+    unsigned pid = (r->flags & TRF_GUEST_PR) ? 0 : 1;
+    return tlb440_utlb_find(cost_tlb(m), ea, 1, pid) >= 0;
+}
+
+static bool magic_resident(cost_model *m)
+{
+    return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
+}
+
+static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
+{
+    exit_type t = (exit_type)r->type;
+    if (!env->started) {
+        env->started = true;
+        env->base.t = env->pred.t = r->tb;
+        for (unsigned i = 0; i < c->n; i++)
+            if (c->ops[i]->begin)
+                c->ops[i]->begin(c->state[i], env);
+    }
+    bool virt = is_virt_miss(t);
+    bool held0 = virt && resident(env->base.m, r);
+    bool held1 = virt && resident(env->pred.m, r);
+    uint64_t gamma = env->base.gsum;
+    side_hook_exit(env, &env->base, *r);
+    if (exit_flags(t) & EXF_TIMED) {
+        env->res->timed_trace++;
+        sim_err e = push_timed(env, r, gamma);
+        if (e != SIM_OK && env->err == SIM_OK)
+            env->err = e;
+        pred_timed(env, false);
+        return;
+    }
+    xf_exit x = {.rec = *r};
+    if (virt) {
+        if (held0)
+            env->res->misses_unexplained++;
+        else if (held1) { /* the eviction that made this miss is gone */
+            x.removed = true;
+            env->res->misses_rederived++;
+        }
+    }
+    for (unsigned i = 0; i < c->n && !x.removed; i++)
+        if (c->ops[i]->exit)
+            c->ops[i]->exit(c->state[i], env, &x);
+    if (x.removed) {
+        env->res->removed++;
+        if (x.magic_access && !magic_resident(env->pred.m)) {
+            trace_rec pv = {.kind = TREC_EXIT,
+                            .type = EXIT_DTLBPV,
+                            .irq = BOOKE_IRQ_DTLB_MISS,
+                            .pc = r->pc,
+                            .addr = 0xfffff000u};
+            whatif_env_insert(env, &pv);
+        }
+        pred_extend(env, cost_guest_run(env->pred.m, r) + x.guest_extra);
+    } else
+        side_hook_exit(env, &env->pred, x.rec);
+    pred_timed(env, false);
+}
+
+static sim_err open_tmp_trace(whatif_env *env, const whatif_opts *o,
+                              const trace_header *h, char *path, size_t len)
+{
+    const char *dir = o->tmp_dir ? o->tmp_dir : getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    snprintf(path, len, "%s/sim-whatif-%ld.bin", dir, (long)getpid());
+    trace_header th = *h;
+    snprintf(th.cost_label, sizeof th.cost_label, "whatif (predicted)");
+    return trace_writer_open(&env->pred.w, path, &th);
+}
+
+static sim_err prescan(const char *path, whatif_chain *c)
+{
+    bool need = false;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->ops[i]->prescan && c->ops[i]->prescan_needed &&
+            c->ops[i]->prescan_needed(c->state[i]))
+            need = true;
+    if (!need)
+        return SIM_OK;
+    trace_reader *rd = NULL;
+    sim_err e = trace_reader_open(&rd, path);
+    while (e == SIM_OK) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        for (size_t k = 0; k < n; k++)
+            if (recs[k].kind == TREC_EXIT)
+                for (unsigned i = 0; i < c->n; i++)
+                    if (c->ops[i]->prescan)
+                        c->ops[i]->prescan(c->state[i], &recs[k]);
+    }
+    if (rd)
+        trace_reader_close(rd);
+    return e;
+}
+
+sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
+                   const whatif_opts *o, stats *base, stats *pred,
+                   whatif_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (o->systemc && !platform_available())
+        return sim_fail(SIM_ERR_UNSUPP, "whatif: this build has no SystemC "
+                                        "platform (libsystemc-dev)");
+    static params p1;
+    p1 = *p;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->ops[i]->params) {
+            sim_err e = c->ops[i]->params(c->state[i], &p1);
+            if (e != SIM_OK)
+                return e;
+        }
+
+    whatif_env env;
+    memset(&env, 0, sizeof env);
+    env.res = res;
+    env.base.s = base;
+    env.pred.s = pred;
+    sim_err e = cost_new(&env.base.m, p);
+    if (e == SIM_OK)
+        e = cost_new(&env.pred.m, &p1);
+    trace_reader *rd = NULL;
+    if (e == SIM_OK)
+        e = trace_reader_open(&rd, path);
+    char tmp[4096] = "";
+    if (e == SIM_OK) {
+        res->header = *trace_reader_header(rd);
+        stats_init(base, o->unit, res->header.tb_hz);
+        stats_init(pred, o->unit, res->header.tb_hz);
+        cost_replay_hook(env.base.m, &env.base.hook);
+        cost_replay_hook(env.pred.m, &env.pred.hook);
+        e = env.base.hook.begin(env.base.m, &res->header);
+        if (e == SIM_OK)
+            e = env.pred.hook.begin(env.pred.m, &res->header);
+        if (e == SIM_OK && o->systemc)
+            e = open_tmp_trace(&env, o, &res->header, tmp, sizeof tmp);
+    }
+    if (e == SIM_OK)
+        e = prescan(path, c);
+    trace_footer foot;
+    trace_header fh;
+    uint64_t total = 0;
+    if (e == SIM_OK && trace_read_footer(path, &fh, &foot) == SIM_OK)
+        total = foot.n_records;
+    if (e == SIM_OK)
+        sim_clear_error();
+    while (e == SIM_OK) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        for (size_t i = 0; i < n && env.err == SIM_OK; i++) {
+            const trace_rec *r = &recs[i];
+            if (r->kind != TREC_EXIT) {
+                cost_state(env.base.m, r);
+                cost_state(env.pred.m, r);
+                side_write(&env, &env.pred, r);
+                continue;
+            }
+            one_exit(&env, c, r);
+        }
+        e = env.err;
+        res->records += n;
+        if (o->progress)
+            o->progress(o->progress_ctx, res->records, total);
+    }
+    if (e == SIM_OK && env.started)
+        pred_timed(&env, true);
+    if (e == SIM_OK)
+        e = env.err;
+    res->base_exits = env.base.exits;
+    res->pred_exits = env.pred.exits;
+    trace_reader_close(rd);
+    if (env.pred.w) {
+        if (e == SIM_OK && env.pred.holding)
+            e = trace_writer_put(env.pred.w, &env.pred.held);
+        if (e == SIM_OK)
+            e = trace_writer_close(env.pred.w);
+        else
+            trace_writer_abort(env.pred.w);
+    }
+    if (e == SIM_OK && o->systemc) {
+        /* the same two streams through the timed platform */
+        replay_opts ro = {.unit = o->unit, .ticks = REPLAY_MODEL};
+        replay_result rr;
+        cost_model *m0 = NULL, *m1 = NULL;
+        e = cost_new(&m0, p);
+        if (e == SIM_OK)
+            e = cost_new(&m1, &p1);
+        if (e == SIM_OK)
+            e = platform_replay(path, m0, &ro, base, &rr);
+        if (e == SIM_OK) {
+            platform_counts pc;
+            platform_last_counts(&pc);
+            res->base_exits = rr.exits;
+            e = platform_replay(tmp, m1, &ro, pred, &rr);
+            res->pred_exits = rr.exits;
+            platform_last_counts(&pc);
+            res->timed_pred = pc.dec + pc.extint + pc.signal;
+        }
+        cost_free(m0);
+        cost_free(m1);
+    }
+    if (tmp[0])
+        unlink(tmp);
+    free(env.timed);
+    free(env.gamma);
+    cost_free(env.base.m);
+    cost_free(env.pred.m);
+    return e;
+}

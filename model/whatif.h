@@ -1,0 +1,132 @@
+/* whatif: predict the exit-timing table after an optimization (DESIGN §7,
+ * docs/whatif.md). A transform changes the workload or the kernel the way
+ * the real change would (instruction words patched into loads/stores, exits
+ * removed or inserted, UTLB slots added, a path shortened); the model then
+ * re-derives everything downstream in one lockstep pass over the trace:
+ *   - the baseline: the trace through the cycle model exactly as `sim replay
+ *     --model` costs it (same hook, same ticks);
+ *   - the prediction: the transformed exit stream through a second model
+ *     with the transformed parameters. A removed exit hands its guest run
+ *     (plus what replaces it in the guest) to the run around it; a VIRT TLB
+ *     miss of the trace is dropped when the prediction's soft TLB still holds
+ *     the page while the baseline's had lost it (fewer exits, fewer host
+ *     fills, fewer evictions); time-driven exits (DEC, EXTINT, SIGNAL) keep
+ *     their place in guest time, so their number follows the predicted guest
+ *     time.
+ * One file per transform (model/xf_<name>.c), registered in one table in
+ * whatif.c. */
+#ifndef WHATIF_H
+#define WHATIF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cost.h"
+#include "params.h"
+#include "replay.h"
+#include "sim_err.h"
+#include "stats.h"
+#include "trace.h"
+
+/* ---- what a transform sees and does (model/xf_*.c) ---- */
+
+/* The engine's side of one prediction, for a transform's hooks. */
+typedef struct whatif_env whatif_env;
+
+/* One exit of the trace as the transform chain passes it on. */
+typedef struct xf_exit {
+    trace_rec rec;        /* may be changed (type, inst ...) */
+    bool removed;         /* the exit no longer happens */
+    uint64_t guest_extra; /* removed: guest cycles of what replaces it
+                             (the load/store, the template's path) */
+    bool magic_access;    /* removed: the guest touches the magic page here
+                             (a DTLBPV exit if its shadow entry is gone) */
+} xf_exit;
+
+typedef struct xf_ops {
+    const char *name;    /* as given to --transform */
+    const char *options; /* "" or e.g. "template-bytes=N,hcalls=N" */
+    const char *summary; /* one line for --help and errors */
+    /* Parses the options after "name:" (or "name=" for a value-only
+     * transform; NULL when none were given) into *state. Errors name the
+     * option and the valid ones: SIM_ERR_USAGE. */
+    sim_err (*parse)(void **state, const char *opts);
+    /* The kernel change, as parameters of the predicting model (may be
+     * NULL). */
+    sim_err (*params)(void *state, params *p);
+    /* A first pass over the trace's exits before the prediction, for a
+     * transform that must see the whole workload first (the kernel patches
+     * its text in address order); NULL, or returns false, when not needed. */
+    bool (*prescan_needed)(const void *state);
+    void (*prescan)(void *state, const trace_rec *r);
+    /* Before the first record: may insert exits (whatif_env_insert). */
+    void (*begin)(void *state, whatif_env *env);
+    /* Each workload exit of the trace (time-driven exits are the engine's):
+     * may change or remove it, or insert exits before it. */
+    void (*exit)(void *state, whatif_env *env, xf_exit *x);
+    /* Counters for the report: one line, or nothing. */
+    void (*report)(const void *state, FILE *f);
+    void (*free)(void *state);
+} xf_ops;
+
+/* The exit of `type` inserted into the predicted stream now, costed by the
+ * predicting model (no guest instructions of its own: the guest run it
+ * interrupts continues after it). rec->pc/addr/inst/flags describe it. */
+void whatif_env_insert(whatif_env *env, const trace_rec *rec);
+/* The predicting model (its soft TLB decides residency; its parameters). */
+cost_model *whatif_env_model(whatif_env *env);
+/* The predicted time in core cycles since the first exit. */
+uint64_t whatif_env_now(const whatif_env *env);
+
+/* ---- the chain ---- */
+
+typedef struct whatif_chain whatif_chain;
+
+/* Parses "pv,no-iccci,tlb-slots=48,pv:template-bytes=65536" (comma-
+ * separated; a transform's own options after ':' are separated by ':').
+ * Unknown names, repeated transforms and bad values: SIM_ERR_USAGE with the
+ * valid names and options in the message. */
+SIM_MUST_CHECK sim_err whatif_chain_parse(whatif_chain **c, const char *spec);
+void whatif_chain_free(whatif_chain *c);
+/* The canonical spelling ("pv,no-iccci"). */
+const char *whatif_chain_name(const whatif_chain *c);
+/* Every transform, one per line: "  name[:options]  summary". */
+void whatif_list(FILE *f);
+
+/* ---- a prediction ---- */
+
+typedef struct whatif_opts {
+    stats_unit unit;
+    /* The SystemC timed platform prices the transformed stream (a temporary
+     * trace file in tmp_dir) instead of the direct path. */
+    bool systemc;
+    const char *tmp_dir; /* NULL: $TMPDIR or /tmp */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} whatif_opts;
+
+typedef struct whatif_result {
+    trace_header header;
+    uint64_t records;
+    uint64_t base_exits, pred_exits; /* exits accounted on each side */
+    uint64_t removed;                /* workload exits removed */
+    uint64_t inserted;               /* exits inserted (DTLBPV, HCALL ...) */
+    uint64_t misses_rederived;       /* VIRT misses dropped: page still
+                                        resident in the prediction */
+    uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
+                                        TLB held (kept as workload-driven) */
+    uint64_t timed_trace, timed_pred; /* DEC+EXTINT+SIGNAL: trace, predicted */
+} whatif_result;
+
+/* Predicts the table of the trace at path after chain c, with parameters p
+ * (the baseline uses p unchanged). base and pred are initialised here. The
+ * chain's counters are reported by whatif_chain_report. */
+SIM_MUST_CHECK sim_err whatif_run(const char *path, whatif_chain *c,
+                                  const params *p, const whatif_opts *o,
+                                  stats *base, stats *pred,
+                                  whatif_result *res);
+/* The transforms' own counters after whatif_run, one line each. */
+void whatif_chain_report(const whatif_chain *c, FILE *f);
+
+#endif

@@ -1,0 +1,371 @@
+/* xf_pv: the paravirtual magic page as Linux's arch/powerpc/kernel/kvm.c
+ * (kvm_check_ins, 2.6.37 .. 6.1) and kvm_emul.S patch a 44x guest kernel
+ * (docs/whatif.md "pv"): mfmsr and mfspr/mtspr of SPRG0-3, SRR0/1 and DEAR
+ * become one lwz/stw of the page at -4096 (ESR, PIR and SPRG4-7 too with
+ * the host feature KVM_MAGIC_FEAT_MAS0_TO_SPRG7), tlbsync a nop; mtmsr,
+ * wrtee and wrteei branch to templates that stay in the guest unless they
+ * must trap (mtmsr changing more than EE/RI, or EE set while an interrupt
+ * is pending). The map-magic-page hypercall comes first; every access finds
+ * the page's shadow entry in the UTLB or takes a DTLBPV exit that maps it
+ * into the next round-robin slot, like any shadow entry. Templates come
+ * from a fixed area (kvm_tmp, 64 KiB in 6.1) in the order the kernel scans
+ * its text (ascending address); a site that does not fit keeps trapping
+ * ("KVM: No more space"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "insn440.h"
+#include "whatif.h"
+
+/* Template sizes in words, counted from 6.1's kvm_emul.S (32-bit: LL64 and
+ * STL64 are one lwz/stw, SCRATCH_SAVE and SCRATCH_RESTORE five each). */
+#define TPL_MTMSR_WORDS   32
+#define TPL_WRTEE_WORDS   27 /* also wrteei 1 */
+#define TPL_WRTEEI0_WORDS 14
+/* Instructions run in the guest instead of the trap: the patched site's
+ * branch plus the template's path back (fast path), or the one load/store. */
+#define RUN_LOADSTORE 1
+#define RUN_MTMSR     23 /* b + save 5, lwz, ori, xor, lis/ori, and., beq,
+                            ori, stw, lwz, cmpwi, beq, restore 5, b */
+#define RUN_WRTEE_ON  21 /* b + save 5, lwz, ori, rlwimi, andi., stw, beq,
+                            lwz, cmpwi, bne, restore 5, b */
+#define RUN_WRTEE_OFF 18 /* b + ... beq taken: no int_pending check */
+#define RUN_WRTEEI0   15 /* b + save 5, lwz, rlwinm, stw, restore 5, b */
+
+#define SPR_SRR0  26
+#define SPR_SRR1  27
+#define SPR_DEAR  61
+#define SPR_ESR   62
+#define SPR_PIR   286
+#define SPR_SPRG0 272
+#define SPR_SPRG3 275
+#define SPR_SPRG4 276
+#define SPR_SPRG7 279
+#define SPR_SPRG4R 260
+#define SPR_SPRG7R 263
+
+enum kind { K_NONE, K_LOAD, K_STORE, K_NOP, K_MTMSR, K_WRTEE, K_WRTEEI0 };
+
+typedef struct site {
+    uint32_t pc;
+    uint8_t kind;
+    bool patched;
+} site;
+
+typedef struct pv {
+    uint64_t template_bytes; /* 0: no limit */
+    unsigned hcalls;
+    bool sprg7;
+    /* template sites (prescan), sorted by address */
+    site *sites;
+    size_t n_sites, cap_sites;
+    bool sorted;
+    uint64_t used_bytes, unpatched_sites;
+    /* int_pending: guest ticks in predicted time */
+    uint64_t disabled_at; /* predicted time of the last EE-clearing site */
+    bool have_disable;
+    uint64_t last_exit_at;
+    /* counters */
+    uint64_t n[8], kept_pending, kept_wait, kept_nospace, no_inst;
+} pv;
+
+static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
+                       uint64_t hi, uint64_t *out)
+{
+    char *end;
+    unsigned long long x = v && *v && *v != '-' ? strtoull(v, &end, 0) : 0;
+    if (!v || !*v || *v == '-' || *end || x < lo || x > hi)
+        return sim_fail(SIM_ERR_USAGE,
+                        "whatif: pv:%s=%s: expected a whole number in "
+                        "%llu..%llu", name, v ? v : "",
+                        (unsigned long long)lo, (unsigned long long)hi);
+    *out = x;
+    return SIM_OK;
+}
+
+static sim_err pv_parse(void **state, const char *opts)
+{
+    pv *s = calloc(1, sizeof *s);
+    if (!s)
+        return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+    s->hcalls = 1;
+    sim_err e = SIM_OK;
+    char *copy = opts ? strdup(opts) : NULL, *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, ":", &save) : NULL;
+         tok && e == SIM_OK; tok = strtok_r(NULL, ":", &save)) {
+        char *eq = strchr(tok, '=');
+        const char *v = eq ? eq + 1 : NULL;
+        if (eq)
+            *eq = '\0';
+        uint64_t x = 0;
+        if (!strcmp(tok, "template-bytes")) {
+            e = opt_u64(tok, v, 4, 1ull << 30, &x);
+            s->template_bytes = x;
+        } else if (!strcmp(tok, "hcalls")) {
+            e = opt_u64(tok, v, 0, 16, &x);
+            s->hcalls = (unsigned)x;
+        } else if (!strcmp(tok, "sprg7")) {
+            e = opt_u64(tok, v, 0, 1, &x);
+            s->sprg7 = x != 0;
+        } else
+            e = sim_fail(SIM_ERR_USAGE,
+                         "whatif: unknown pv option '%s' (valid: "
+                         "template-bytes=N, hcalls=N, sprg7=0|1)", tok);
+    }
+    free(copy);
+    if (e != SIM_OK) {
+        free(s);
+        return e;
+    }
+    *state = s;
+    return SIM_OK;
+}
+
+static void pv_free(void *state)
+{
+    pv *s = state;
+    if (s)
+        free(s->sites);
+    free(s);
+}
+
+static bool spr_patched(const pv *s, unsigned spr, bool store)
+{
+    if ((spr >= SPR_SPRG0 && spr <= SPR_SPRG3) || spr == SPR_SRR0 ||
+        spr == SPR_SRR1 || spr == SPR_DEAR)
+        return true;
+    if (!s->sprg7)
+        return false;
+    if (spr == SPR_ESR || (spr >= SPR_SPRG4 && spr <= SPR_SPRG7))
+        return true;
+    return !store && (spr == SPR_PIR ||
+                      (spr >= SPR_SPRG4R && spr <= SPR_SPRG7R));
+}
+
+/* What kvm_check_ins does with the instruction word of a trapping guest
+ * kernel instruction. */
+static enum kind classify(const pv *s, uint32_t inst)
+{
+    switch (insn440_decode(inst)) {
+    case INSN_MFMSR: return K_LOAD;
+    case INSN_MFSPR:
+        return spr_patched(s, insn440_spr(inst), false) ? K_LOAD : K_NONE;
+    case INSN_MTSPR:
+        return spr_patched(s, insn440_spr(inst), true) ? K_STORE : K_NONE;
+    case INSN_MTMSR: return K_MTMSR;
+    case INSN_WRTEE:
+        /* wrteei 0 has its own template; wrteei 1 and wrtee use wrtee's */
+        return inst == 0x7c000146u ? K_WRTEEI0 : K_WRTEE;
+    case INSN_CACHE: return inst == 0x7c00046cu ? K_NOP : K_NONE;
+    default: return K_NONE;
+    }
+}
+
+static unsigned template_words(enum kind k)
+{
+    return k == K_MTMSR ? TPL_MTMSR_WORDS
+           : k == K_WRTEE ? TPL_WRTEE_WORDS
+           : k == K_WRTEEI0 ? TPL_WRTEEI0_WORDS
+                            : 0;
+}
+
+/* A trapping instruction of the guest kernel (PROGRAM in supervisor mode). */
+static bool kernel_emul(const trace_rec *r)
+{
+    exit_type t = (exit_type)r->type;
+    return (t == EXIT_EMULINST || exit_is_emul(t)) &&
+           !(r->flags & TRF_GUEST_PR);
+}
+
+static bool pv_prescan_needed(const void *state)
+{
+    return ((const pv *)state)->template_bytes > 0;
+}
+
+static void pv_prescan(void *state, const trace_rec *r)
+{
+    pv *s = state;
+    if (!kernel_emul(r) || !r->inst || !template_words(classify(s, r->inst)))
+        return;
+    if (s->n_sites == s->cap_sites) {
+        size_t cap = s->cap_sites ? 2 * s->cap_sites : 256;
+        site *n = realloc(s->sites, cap * sizeof *n);
+        if (!n)
+            return; /* reported as no limit applied: see pv_begin */
+        s->sites = n;
+        s->cap_sites = cap;
+    }
+    s->sites[s->n_sites++] = (site){r->pc, (uint8_t)classify(s, r->inst), 0};
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const site *)a)->pc, y = ((const site *)b)->pc;
+    return x < y ? -1 : x > y;
+}
+
+/* kvm_use_magic_page: the text in ascending address order, each template
+ * site taking kvm_alloc(len) until the area is full. */
+static void allocate_templates(pv *s)
+{
+    qsort(s->sites, s->n_sites, sizeof *s->sites, site_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < s->n_sites; i++)
+        if (!w || s->sites[i].pc != s->sites[w - 1].pc)
+            s->sites[w++] = s->sites[i];
+    s->n_sites = w;
+    for (size_t i = 0; i < s->n_sites; i++) {
+        uint64_t len = 4u * template_words((enum kind)s->sites[i].kind);
+        if (s->used_bytes + len <= s->template_bytes) {
+            s->used_bytes += len;
+            s->sites[i].patched = true;
+        } else
+            s->unpatched_sites++;
+    }
+    s->sorted = true;
+}
+
+static bool site_patched(const pv *s, uint32_t pc)
+{
+    size_t lo = 0, hi = s->n_sites;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->sites[mid].pc < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_sites && s->sites[lo].pc == pc && s->sites[lo].patched;
+}
+
+static void pv_begin(void *state, whatif_env *env)
+{
+    pv *s = state;
+    if (s->template_bytes)
+        allocate_templates(s);
+    /* kvm_map_magic_page: KVM_HC_PPC_MAP_MAGIC_PAGE(-4096, -4096), a guest
+     * supervisor sc with r0 = KVM_SC_MAGIC_R0 */
+    for (unsigned i = 0; i < s->hcalls; i++) {
+        trace_rec r = {.kind = TREC_EXIT, .type = EXIT_HCALL,
+                       .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
+        whatif_env_insert(env, &r);
+    }
+}
+
+/* Whether a guest decrementer tick (guest_hz, predicted time) fell between
+ * the moment interrupts were last disabled (or the previous exit) and now:
+ * the interrupt is then pending (int_pending) when EE is set again. */
+static bool tick_pending(pv *s, whatif_env *env)
+{
+    cost_model *m = whatif_env_model(env);
+    double hz = P(cost_params(m), guest_hz);
+    uint64_t period = cost_to_ticks(m, (uint64_t)((double)cost_core_hz(m) / hz));
+    uint64_t now = whatif_env_now(env);
+    uint64_t from = s->have_disable ? s->disabled_at : s->last_exit_at;
+    return period && now / period != from / period;
+}
+
+static void pv_exit(void *state, whatif_env *env, xf_exit *x)
+{
+    pv *s = state;
+    const trace_rec *r = &x->rec;
+    uint64_t now = whatif_env_now(env);
+    if (!kernel_emul(r)) {
+        s->last_exit_at = now;
+        return;
+    }
+    if (!r->inst) {
+        s->no_inst++;
+        s->last_exit_at = now;
+        return;
+    }
+    enum kind k = classify(s, r->inst);
+    if (k == K_NONE || (s->template_bytes && template_words(k) &&
+                        !site_patched(s, r->pc))) {
+        if (k != K_NONE)
+            s->kept_nospace++;
+        s->last_exit_at = now;
+        return;
+    }
+    double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
+    unsigned run = RUN_LOADSTORE;
+    bool enable = false;
+    switch (k) {
+    case K_MTMSR:
+        /* MSR[WE] (idle) is a critical bit: the template traps */
+        if (r->type == EXIT_EMUL_WAIT) {
+            s->kept_wait++;
+            s->last_exit_at = now;
+            return;
+        }
+        run = RUN_MTMSR;
+        enable = true;
+        break;
+    case K_WRTEE:
+        /* wrteei 1, or wrtee (its register is not in the trace: taken as
+         * setting EE, so the template checks int_pending) */
+        run = RUN_WRTEE_ON;
+        enable = true;
+        break;
+    case K_WRTEEI0:
+        run = RUN_WRTEEI0;
+        s->disabled_at = now;
+        s->have_disable = true;
+        break;
+    default: break;
+    }
+    if (enable) {
+        bool pending = tick_pending(s, env);
+        s->have_disable = false;
+        if (pending) { /* the template runs, then the real instruction */
+            s->kept_pending++;
+            s->last_exit_at = now;
+            return;
+        }
+    }
+    (void)RUN_WRTEE_OFF;
+    s->n[k]++;
+    s->last_exit_at = now;
+    x->removed = true;
+    x->magic_access = k != K_NOP;
+    x->guest_extra = (uint64_t)((double)run * cpi + 0.5);
+}
+
+static void pv_report(const void *state, FILE *f)
+{
+    const pv *s = state;
+    fprintf(f,
+            "# pv: patched %llu lwz, %llu stw, %llu nop, %llu mtmsr, %llu "
+            "wrtee/wrteei 1, %llu wrteei 0 exits; still trapping: %llu "
+            "interrupt pending, %llu mtmsr to MSR[WE], %llu no template "
+            "space",
+            (unsigned long long)s->n[K_LOAD], (unsigned long long)s->n[K_STORE],
+            (unsigned long long)s->n[K_NOP], (unsigned long long)s->n[K_MTMSR],
+            (unsigned long long)s->n[K_WRTEE],
+            (unsigned long long)s->n[K_WRTEEI0],
+            (unsigned long long)s->kept_pending,
+            (unsigned long long)s->kept_wait,
+            (unsigned long long)s->kept_nospace);
+    if (s->template_bytes)
+        fprintf(f, " (%llu of %llu template bytes for the trace's sites, "
+                   "%llu sites unpatched)",
+                (unsigned long long)s->used_bytes,
+                (unsigned long long)s->template_bytes,
+                (unsigned long long)s->unpatched_sites);
+    fprintf(f, "; %llu emulation exits without an instruction word left "
+               "as they are\n",
+            (unsigned long long)s->no_inst);
+}
+
+const xf_ops xf_pv = {
+    .name = "pv",
+    .options = "template-bytes=N:hcalls=N:sprg7=0|1",
+    .summary = "paravirtual magic page as Linux's kvm.c patches a 44x kernel",
+    .parse = pv_parse,
+    .prescan_needed = pv_prescan_needed,
+    .prescan = pv_prescan,
+    .begin = pv_begin,
+    .exit = pv_exit,
+    .report = pv_report,
+    .free = pv_free,
+};

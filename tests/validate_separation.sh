@@ -1,0 +1,33 @@
+#!/bin/sh
+# The prediction of a validation case must not read the table it is judged
+# against: run a copy of the ppc440-pv case (fewer exits, to stay fast) with
+# the real PV table and with a doctored one; the predicted numbers must be
+# identical and the measured ones must differ.
+# usage: validate_separation.sh SIM SRCDIR
+set -eu
+sim=$1 src=$2
+d=$(mktemp -d "${TMPDIR:-/tmp}/valsep.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+for v in real fake; do
+  mkdir -p "$d/$v/cases" "$d/$v/hw"
+  cp "$src/validation/hw/ppc440-ubuntu-boot-nopv.txt" "$d/$v/hw/"
+  sed -e 's/^baseline.exits = .*/baseline.exits = 20000/' \
+    "$src/validation/cases/ppc440-pv.case" > "$d/$v/cases/ppc440-pv.case"
+done
+cp "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" "$d/real/hw/"
+sed -e 's/^EMULINST .*/EMULINST 1,000,000 12 247,587 20,000,000 20.0000 205.445 14.64/' \
+  "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" > "$d/fake/hw/ppc440-ubuntu-boot-pv.txt"
+for v in real fake; do
+  rc=0
+  "$sim" validate ppc440-pv --cases "$d/$v/cases" --format json > "$d/$v.json" || rc=$?
+  [ "$rc" -le 1 ] || { echo "validate failed ($rc)"; cat "$d/$v.json"; exit 1; }
+  grep -E '"(type|count|sum|avg|time_percent|traced_usec)":' "$d/$v.json" > "$d/$v.pred"
+  grep -E '"(count_ref|sum_ref)":' "$d/$v.json" > "$d/$v.ref"
+done
+if cmp -s "$d/real.ref" "$d/fake.ref"; then
+  echo "the doctored table did not reach the comparison"; exit 1
+fi
+if ! diff "$d/real.pred" "$d/fake.pred"; then
+  echo "the prediction changed with the measured table"; exit 1
+fi
+echo "prediction independent of the measured table ($(wc -l < "$d/real.pred") values)"

@@ -1,0 +1,382 @@
+/* cli_validate: `sim validate [CASE...]` - runs the validation cases of
+ * validation/cases/ (one declarative file each, docs/validation.md), prints
+ * predicted vs measured per case with a one-line verdict, exits 1 when a
+ * case is outside its budget. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "validate.h"
+
+/* Case kinds: adding one = a file tools/validate_<kind>.c and a line here. */
+static const struct {
+    const char *name;
+    vkind_fn run;
+} kinds[] = {
+    {"whatif", validate_whatif},
+};
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: sim validate [CASE...] [options]\n"
+        "\n"
+        "Runs the validation cases (default: every validation/cases/*.case):\n"
+        "each obtains its baseline trace, calibrates, applies its transform and\n"
+        "predicts without the measured table, then compares the prediction with\n"
+        "the measured table row by row (count, sum, avg and their relative\n"
+        "errors, the traced duration, MAPE and signed MPE of the sums over the\n"
+        "rows with >= 1%% of the measured time) and prints a one-line verdict\n"
+        "against the case's budget. The case file format: docs/validation.md.\n"
+        "\n"
+        "options:\n"
+        "  --cases DIR    where the case files are (default validation/cases)\n"
+        "  --plot DIR     per case DIR/CASE.png and DIR/CASE.svg (gnuplot):\n"
+        "                 time share per row predicted vs measured, and each\n"
+        "                 row's relative error\n"
+        "  --format FMT   text (default) or json\n"
+        "  --list         list the cases\n"
+        "\n"
+        "exit codes: 0 every case within its budget (skipped ones do not count),\n"
+        "1 a case outside its budget, 2 bad usage, a bad case file or a step\n"
+        "that failed.\n");
+}
+
+const char *vcase_get(const vcase *c, const char *key)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (!strcmp(c->key[i], key))
+            return c->val[i];
+    return NULL;
+}
+
+const char *vcase_path(const vcase *c, const char *key, char *buf, size_t n)
+{
+    const char *v = vcase_get(c, key);
+    if (!v)
+        return NULL;
+    if (v[0] == '/')
+        snprintf(buf, n, "%s", v);
+    else
+        snprintf(buf, n, "%s/%s", c->dir, v);
+    return buf;
+}
+
+sim_err vcase_num(const vcase *c, const char *key, double dflt, double *v)
+{
+    *v = dflt;
+    for (unsigned i = 0; i < c->n; i++)
+        if (!strcmp(c->key[i], key)) {
+            char *end;
+            errno = 0;
+            double x = strtod(c->val[i], &end);
+            if (!c->val[i][0] || *end || errno)
+                return sim_fail(SIM_ERR_FORMAT,
+                                "%s:%u: %s = '%s': expected a number",
+                                c->path, c->line[i], key, c->val[i]);
+            *v = x;
+        }
+    return SIM_OK;
+}
+
+int validate_run_self(const char *log, const char *const *argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        int n = 0;
+        while (argv[n])
+            n++;
+        char **a = calloc((size_t)n + 2, sizeof *a);
+        if (!a)
+            _exit(127);
+        a[0] = (char *)"sim";
+        for (int i = 0; i < n; i++)
+            a[i + 1] = (char *)argv[i];
+        execv("/proc/self/exe", a);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+/* One "key = value" line (already trimmed) into c. */
+static sim_err add_key(vcase *c, char *line, unsigned lineno)
+{
+    char *eq = strchr(line, '=');
+    if (!eq)
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected 'key = value'",
+                        c->path, lineno);
+    char *k = line, *v = eq + 1, *ke = eq;
+    while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+        ke--;
+    *ke = '\0';
+    v += strspn(v, " \t");
+    if (!*k)
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: a value without a key",
+                        c->path, lineno);
+    if (c->n == VCASE_MAX_KEYS || strlen(k) >= sizeof c->key[0] ||
+        strlen(v) >= sizeof c->val[0])
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: key or value too long, or "
+                                        "more than %d keys",
+                        c->path, lineno, VCASE_MAX_KEYS);
+    for (unsigned i = 0; i < c->n; i++)
+        if (!strcmp(c->key[i], k))
+            return sim_fail(SIM_ERR_FORMAT, "%s:%u: '%s' given twice (first "
+                                            "on line %u)",
+                            c->path, lineno, k, c->line[i]);
+    snprintf(c->key[c->n], sizeof c->key[0], "%s", k);
+    snprintf(c->val[c->n], sizeof c->val[0], "%s", v);
+    c->line[c->n++] = lineno;
+    return SIM_OK;
+}
+
+static sim_err load_case(vcase *c, const char *dir, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->dir, sizeof c->dir, "%s", dir);
+    snprintf(c->path, sizeof c->path, "%s/%s.case", dir, name);
+    FILE *f = fopen(c->path, "r");
+    if (!f)
+        return sim_fail(SIM_ERR_IO, "validate: no case '%s' (%s: %s)", name,
+                        c->path, strerror(errno));
+    char line[1024];
+    unsigned lineno = 0;
+    sim_err e = SIM_OK;
+    while (e == SIM_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: line longer than %zu bytes",
+                         c->path, lineno, sizeof line - 2);
+            break;
+        }
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+                       line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        char *l = line + strspn(line, " \t");
+        if (!*l || *l == '#' || *l == ';')
+            continue;
+        e = add_key(c, l, lineno);
+    }
+    fclose(f);
+    if (e != SIM_OK)
+        return e;
+    if (!vcase_get(c, "kind"))
+        return sim_fail(SIM_ERR_FORMAT, "%s: no 'kind' (one of: whatif%s)",
+                        c->path, sizeof kinds / sizeof kinds[0] > 1 ? ", ..." : "");
+    return SIM_OK;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The case names in dir, sorted (so the run order is fixed). */
+static int list_cases(const char *dir, char ***names)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0, cap = 0;
+    char **v = NULL;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len <= 5 || strcmp(de->d_name + len - 5, ".case") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nv = realloc(v, (size_t)cap * sizeof *v);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n++] = strndup(de->d_name, len - 5);
+    }
+    closedir(d);
+    qsort(v, (size_t)n, sizeof *v, name_cmp);
+    *names = v;
+    return n;
+}
+
+static sim_err make_tmp(vcase *c)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(c->tmp, sizeof c->tmp, "%s/sim-validate-%s-XXXXXX",
+             t && *t ? t : "/tmp", c->name);
+    if (!mkdtemp(c->tmp))
+        return sim_fail(SIM_ERR_IO, "validate: scratch directory %s: %s",
+                        c->tmp, strerror(errno));
+    return SIM_OK;
+}
+
+static void remove_tmp(const vcase *c)
+{
+    DIR *d = opendir(c->tmp);
+    if (d) {
+        struct dirent *de;
+        char p[1024];
+        while ((de = readdir(d)))
+            if (de->d_name[0] != '.') {
+                snprintf(p, sizeof p, "%s/%s", c->tmp, de->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(c->tmp);
+}
+
+int cli_validate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"cases", required_argument, 0, 'c'},
+        {"plot", required_argument, 0, 'p'},
+        {"format", required_argument, 0, 'f'},
+        {"list", no_argument, 0, 'l'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *dir = "validation/cases", *plot = NULL;
+    bool json = false, list = false;
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': dir = optarg; break;
+        case 'p': plot = optarg; break;
+        case 'f':
+            if (!strcmp(optarg, "json"))
+                json = true;
+            else if (strcmp(optarg, "text") != 0)
+                return cli_usage_error("validate", "unknown format '%s' (text, "
+                                       "json)", optarg);
+            break;
+        case 'l': list = true; break;
+        case 'h': help(stdout); return 0;
+        default:
+            return cli_usage_error("validate", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    char **names = NULL;
+    int n;
+    bool all = optind >= argc;
+    if (all) {
+        n = list_cases(dir, &names);
+        if (n < 0)
+            return cli_report(sim_fail(SIM_ERR_IO, "validate: %s: %s (run "
+                                       "from the source tree, or --cases DIR)",
+                                       dir, strerror(errno)));
+    } else {
+        n = argc - optind;
+        names = calloc((size_t)n, sizeof *names);
+        for (int i = 0; names && i < n; i++)
+            names[i] = strdup(argv[optind + i]);
+    }
+    if (list) {
+        for (int i = 0; i < n; i++) {
+            static vcase c;
+            if (load_case(&c, dir, names[i]) == SIM_OK) {
+                const char *d = vcase_get(&c, "description");
+                printf("%-14s %s\n", names[i], d ? d : "");
+            } else
+                printf("%-14s (%s)\n", names[i], sim_errmsg());
+        }
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return 0;
+    }
+    if (plot && mkdir(plot, 0755) != 0 && errno != EEXIST)
+        return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: %s",
+                                   plot, strerror(errno)));
+    int rc = 0;
+    json_t *jcases = json_array();
+    for (int i = 0; i < n; i++) {
+        static vcase c;
+        sim_err e = load_case(&c, dir, names[i]);
+        vkind_fn fn = NULL;
+        if (e == SIM_OK) {
+            const char *k = vcase_get(&c, "kind");
+            for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++)
+                if (!strcmp(k, kinds[j].name))
+                    fn = kinds[j].run;
+            if (!fn)
+                e = sim_fail(SIM_ERR_FORMAT, "%s: unknown kind '%s' (valid: "
+                                             "whatif)", c.path, k);
+        }
+        if (e == SIM_OK)
+            e = make_tmp(&c);
+        if (e != SIM_OK) {
+            cli_report(e);
+            rc = 2;
+            continue;
+        }
+        c.plot_dir = plot;
+        c.out = json ? NULL : stdout;
+        if (c.out) {
+            const char *d = vcase_get(&c, "description");
+            fprintf(c.out, "== case %s%s%s\n", c.name, d ? ": " : "",
+                    d ? d : "");
+        }
+        json_t *jc = json_object();
+        json_object_set_new(jc, "case", json_string(c.name));
+        vstatus st = VFAIL;
+        char verdict[512] = "";
+        e = fn(&c, &st, verdict, sizeof verdict, jc);
+        remove_tmp(&c);
+        if (e != SIM_OK) {
+            cli_report(e);
+            json_object_set_new(jc, "status", json_string("error"));
+            json_object_set_new(jc, "error", json_string(sim_errmsg()));
+            json_array_append_new(jcases, jc);
+            rc = 2;
+            continue;
+        }
+        static const char *const sname[] = {"PASS", "FAIL", "SKIP"};
+        if (c.out) {
+            fprintf(c.out, "verdict %s: %s  %s\n\n", c.name, sname[st], verdict);
+            fflush(c.out);
+        }
+        json_object_set_new(jc, "status", json_string(st == VPASS ? "pass"
+                                                      : st == VFAIL ? "fail"
+                                                                    : "skip"));
+        json_object_set_new(jc, "verdict", json_string(verdict));
+        json_array_append_new(jcases, jc);
+        if (st == VFAIL && rc == 0)
+            rc = 1;
+    }
+    if (json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "cases", jcases);
+        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(o);
+    } else
+        json_decref(jcases);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}

@@ -1,0 +1,398 @@
+/* validate_whatif: the `whatif` kind of validation case (docs/validation.md):
+ * baseline trace -> calibration -> transform -> predicted table, and only
+ * then the measured table, handed to the comparison alone. The steps that
+ * predict run before the measured table's key is even looked at; a test
+ * (cli_validate.cmake) swaps the measured table and checks the predicted
+ * numbers do not move. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_plotcmp.h"
+#include "params.h"
+#include "replay.h"
+#include "stats.h"
+#include "table.h"
+#include "tcmp.h"
+#include "validate.h"
+#include "whatif.h"
+#include "workloads.h"
+
+#define MAX_ARGS 32
+
+/* "a b c" -> argv (in place in buf). */
+static int split(char *buf, const char **argv, int max)
+{
+    int n = 0;
+    for (char *s = strtok(buf, " \t"); s && n < max - 1; s = strtok(NULL, " \t"))
+        argv[n++] = s;
+    argv[n] = NULL;
+    return n;
+}
+
+static sim_err step(vcase *c, const char *what, const char *const *argv,
+                    int *code)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/steps.log", c->tmp);
+    int rc = validate_run_self(log, argv);
+    if (code) {
+        *code = rc;
+        return SIM_OK;
+    }
+    if (rc != 0) {
+        /* the step's own message is the last line of its log */
+        char last[512] = "", line[512];
+        FILE *f = fopen(log, "r");
+        while (f && fgets(line, sizeof line, f))
+            if (line[0] != '\n')
+                snprintf(last, sizeof last, "%s", line);
+        if (f)
+            fclose(f);
+        last[strcspn(last, "\n")] = '\0';
+        return sim_fail(SIM_ERR_CHECK, "%s: %s failed (exit %d): %s", c->path,
+                        what, rc, last);
+    }
+    return SIM_OK;
+}
+
+static void note(vcase *c, json_t *notes, const char *fmt, const char *a)
+{
+    char buf[768];
+    snprintf(buf, sizeof buf, fmt, a);
+    if (c->out)
+        fprintf(c->out, "  %s\n", buf);
+    json_array_append_new(notes, json_string(buf));
+}
+
+/* Step 1: the baseline trace into trace (c->tmp/base.bin). */
+static sim_err baseline(vcase *c, const char *trace, json_t *notes)
+{
+    const char *how = vcase_get(c, "baseline");
+    char p[600], buf[512];
+    const char *argv[MAX_ARGS + 8];
+    if (!how)
+        return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
+                                        "record or file)", c->path);
+    if (!strcmp(how, "file")) {
+        if (!vcase_path(c, "baseline.trace", p, sizeof p))
+            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = file needs "
+                                            "baseline.trace", c->path);
+        note(c, notes, "baseline: the trace %s", vcase_get(c, "baseline.trace"));
+        return symlink(p, trace) == 0
+                   ? SIM_OK
+                   : sim_fail(SIM_ERR_IO, "%s: %s", c->path, p);
+    }
+    if (!strcmp(how, "record")) {
+        const char *a = vcase_get(c, "baseline.record");
+        if (!a)
+            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = record needs "
+                                            "baseline.record (sim record "
+                                            "arguments)", c->path);
+        snprintf(buf, sizeof buf, "%s", a);
+        argv[0] = "record";
+        int n = 1 + split(buf, argv + 1, MAX_ARGS);
+        argv[n++] = "--no-console";
+        argv[n++] = "-o";
+        argv[n++] = trace;
+        argv[n] = NULL;
+        note(c, notes, "baseline: sim record %s", a);
+        return step(c, "sim record (baseline)", argv, NULL);
+    }
+    if (!strcmp(how, "synth-like")) {
+        if (!vcase_path(c, "baseline.table", p, sizeof p))
+            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = synth-like needs "
+                                            "baseline.table", c->path);
+        const char *exits = vcase_get(c, "baseline.exits");
+        const char *seed = vcase_get(c, "baseline.seed");
+        const char *mix = vcase_get(c, "baseline.mix");
+        int n = 0;
+        argv[n++] = "trace";
+        argv[n++] = "synth";
+        argv[n++] = "--like";
+        argv[n++] = p;
+        if (mix) {
+            argv[n++] = "--mix";
+            argv[n++] = mix;
+        }
+        argv[n++] = "--exits";
+        argv[n++] = exits ? exits : "1M";
+        argv[n++] = "--seed";
+        argv[n++] = seed ? seed : "1";
+        argv[n++] = "-o";
+        argv[n++] = trace;
+        argv[n] = NULL;
+        int code;
+        sim_err e = step(c, "sim trace synth --like", argv, &code);
+        if (e == SIM_OK && code == 0) {
+            note(c, notes, "baseline: sim trace synth --like %s",
+                 vcase_get(c, "baseline.table"));
+            return SIM_OK;
+        }
+        /* a build without --like: the plain profile (no instruction words) */
+        argv[2] = "--profile";
+        if (mix) {
+            memmove(&argv[4], &argv[6], (size_t)(n - 5) * sizeof *argv);
+        }
+        note(c, notes, "baseline: sim trace synth --profile %s (this build "
+                       "has no synth --like: the trace carries no instruction "
+                       "words, so pv can patch nothing)",
+             vcase_get(c, "baseline.table"));
+        return step(c, "sim trace synth --profile", argv, NULL);
+    }
+    return sim_fail(SIM_ERR_FORMAT, "%s: baseline = %s: expected synth-like, "
+                                    "record or file", c->path, how);
+}
+
+/* Step 2: parameters: an INI given by the case, then a calibration on the
+ * baseline's (never the measured) table. */
+static sim_err calibrate(vcase *c, const char *trace, params *prm,
+                         json_t *notes)
+{
+    char p[600], ini[600];
+    params_init(prm);
+    if (vcase_path(c, "params", p, sizeof p)) {
+        sim_err e = params_load_file(prm, p);
+        if (e != SIM_OK)
+            return e;
+        note(c, notes, "parameters: %s", vcase_get(c, "params"));
+    }
+    if (!vcase_path(c, "calibrate.table", p, sizeof p)) {
+        if (!vcase_get(c, "params"))
+            note(c, notes, "parameters: %s", "the defaults (no calibration "
+                                             "in this case)");
+        return SIM_OK;
+    }
+    snprintf(ini, sizeof ini, "%s/calibrated.ini", c->tmp);
+    const char *argv[] = {"calibrate", "--trace", trace, "--table", p,
+                          "-o",        ini,     NULL};
+    int code;
+    sim_err e = step(c, "sim calibrate", argv, &code);
+    if (e != SIM_OK)
+        return e;
+    if (code == 0 || code == 1) { /* 1: not converged, best point kept */
+        note(c, notes, "calibrated on %s (sim calibrate)",
+             vcase_get(c, "calibrate.table"));
+        if (code == 1)
+            note(c, notes, "%s", "calibration did not converge: its best "
+                                 "point is used");
+        return params_load_file(prm, ini);
+    }
+    note(c, notes, "calibration on %s unavailable in this build (sim "
+                   "calibrate failed): default parameters",
+         vcase_get(c, "calibrate.table"));
+    return SIM_OK;
+}
+
+/* Step 4 (after the prediction): the measured table. */
+static sim_err measured(vcase *c, table *t, json_t *notes)
+{
+    char p[600], buf[512];
+    if (vcase_path(c, "measured.table", p, sizeof p)) {
+        note(c, notes, "measured: %s", vcase_get(c, "measured.table"));
+        return table_read_file(t, p, TFMT_AUTO);
+    }
+    const char *a = vcase_get(c, "measured.record");
+    if (!a)
+        return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
+                                        "measured.record", c->path);
+    char trace[600];
+    snprintf(trace, sizeof trace, "%s/measured.bin", c->tmp);
+    snprintf(buf, sizeof buf, "%s", a);
+    const char *argv[MAX_ARGS + 8] = {"record"};
+    int n = 1 + split(buf, argv + 1, MAX_ARGS);
+    argv[n++] = "--no-console";
+    argv[n++] = "-o";
+    argv[n++] = trace;
+    argv[n] = NULL;
+    sim_err e = step(c, "sim record (measured)", argv, NULL);
+    if (e != SIM_OK)
+        return e;
+    note(c, notes, "measured: sim record %s", a);
+    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    static stats s;
+    replay_result rr;
+    e = replay_file(trace, &ro, &s, &rr);
+    if (e == SIM_OK)
+        stats_to_table(&s, t);
+    return e;
+}
+
+static bool in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; s && *s;) {
+        size_t k = strcspn(s, ", ");
+        if (k == n && !strncmp(s, name, n))
+            return true;
+        s += k;
+        s += strspn(s, ", ");
+    }
+    return false;
+}
+
+static bool requirement_missing(vcase *c, char *why, size_t n)
+{
+    const char *r = vcase_get(c, "requires");
+    if (!r)
+        return false;
+    if (!strcmp(r, "linux-image")) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/vmlinux", workloads_linux_dir());
+        if (access(p, R_OK) != 0) {
+            snprintf(why, n, "the Linux image is not built (%.600s missing: "
+                             "cmake --build build --target linux-image, "
+                             "docs/linux-guest.md)", p);
+            return true;
+        }
+        snprintf(p, sizeof p, "%s/vmlinux-pv", workloads_linux_dir());
+        if (access(p, R_OK) != 0) {
+            snprintf(why, n, "the PV Linux image is not built (%.600s missing)",
+                     p);
+            return true;
+        }
+        return false;
+    }
+    snprintf(why, n, "unknown requirement '%s'", r);
+    return true;
+}
+
+sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
+                        size_t verdict_len, json_t *json)
+{
+    json_t *notes = json_array();
+    json_object_set_new(json, "notes", notes);
+    char why[1400];
+    if (requirement_missing(c, why, sizeof why)) {
+        *st = VSKIP;
+        snprintf(verdict, verdict_len, "skipped: %s", why);
+        return SIM_OK;
+    }
+    const char *spec = vcase_get(c, "transform");
+    if (!spec)
+        return sim_fail(SIM_ERR_FORMAT, "%s: no 'transform'", c->path);
+    double total_budget, row_budget, count_budget, threshold, fold;
+    sim_err e = vcase_num(c, "budget.total", 5, &total_budget);
+    if (e == SIM_OK)
+        e = vcase_num(c, "budget.rows", 15, &row_budget);
+    if (e == SIM_OK)
+        e = vcase_num(c, "budget.count", 10, &count_budget);
+    if (e == SIM_OK)
+        e = vcase_num(c, "budget.threshold", 1, &threshold);
+    if (e == SIM_OK)
+        e = vcase_num(c, "fold", 1, &fold);
+    if (e != SIM_OK)
+        return e;
+    const char *counts = vcase_get(c, "budget.counts");
+
+    /* 1-3: predict, with no access to the measured data */
+    char trace[600];
+    snprintf(trace, sizeof trace, "%s/base.bin", c->tmp);
+    e = baseline(c, trace, notes);
+    static params prm;
+    if (e == SIM_OK)
+        e = calibrate(c, trace, &prm, notes);
+    whatif_chain *chain = NULL;
+    if (e == SIM_OK)
+        e = whatif_chain_parse(&chain, spec);
+    static stats sb, sp;
+    whatif_result res;
+    if (e == SIM_OK) {
+        whatif_opts wo = {.unit = STATS_USEC};
+        e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
+    }
+    if (e == SIM_OK && c->out) {
+        fprintf(c->out, "  transform: %s (%llu exits removed, %llu inserted, "
+                        "%llu VIRT misses re-derived away)\n  ",
+                whatif_chain_name(chain), (unsigned long long)res.removed,
+                (unsigned long long)res.inserted,
+                (unsigned long long)res.misses_rederived);
+        whatif_chain_report(chain, c->out);
+    }
+    whatif_chain_free(chain);
+    if (e != SIM_OK)
+        return e;
+    static table pred;
+    stats_to_table(&sp, &pred);
+
+    /* 4: the measured table, for the comparison only */
+    static table meas;
+    e = measured(c, &meas, notes);
+    if (e != SIM_OK)
+        return e;
+    tcmp cmp;
+    tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
+    if (c->out) {
+        fputc('\n', c->out);
+        tcmp_write_text(c->out, &cmp, "measured", "predicted");
+    }
+    json_object_set_new(json, "compare", tcmp_to_json(&cmp));
+
+    /* 5: the budget */
+    int fails = 0, nc = 0, cfail = 0, rfail = 0;
+    char worst_row[64] = "-";
+    double worst = 0;
+    bool total_ok = fabs(100.0 * cmp.err_total) <= total_budget;
+    fails += !total_ok;
+    json_t *jb = json_array();
+    for (int j = 0; j < cmp.n; j++) {
+        int i = cmp.order[j];
+        const tcmp_row *r = &cmp.rows[i];
+        const char *name = exit_name((exit_type)i);
+        if (counts && in_list(counts, name)) {
+            nc++;
+            bool ok = isfinite(r->err_count) &&
+                      fabs(100.0 * r->err_count) <= count_budget;
+            cfail += !ok;
+            json_t *x = json_object();
+            json_object_set_new(x, "check", json_string("count"));
+            json_object_set_new(x, "row", json_string(name));
+            json_object_set_new(x, "err", isfinite(r->err_count)
+                                              ? json_real(r->err_count)
+                                              : json_null());
+            json_object_set_new(x, "ok", json_boolean(ok));
+            json_array_append_new(jb, x);
+        }
+        if (r->major) {
+            double a = isfinite(r->err_sum) ? fabs(100.0 * r->err_sum) : 1e9;
+            if (a > row_budget)
+                rfail++;
+            if (a > worst) {
+                worst = a;
+                snprintf(worst_row, sizeof worst_row, "%s", name);
+            }
+        }
+    }
+    json_object_set_new(json, "budget_checks", jb);
+    fails += cfail + rfail;
+    *st = fails ? VFAIL : VPASS;
+    int len = snprintf(verdict, verdict_len,
+                       "total %+.1f%% (budget %g%%)", 100.0 * cmp.err_total,
+                       total_budget);
+    if (nc && len > 0 && (size_t)len < verdict_len)
+        len += snprintf(verdict + len, verdict_len - (size_t)len,
+                        "; counts of %s: %d of %d within %g%%", counts,
+                        nc - cfail, nc, count_budget);
+    if (len > 0 && (size_t)len < verdict_len)
+        snprintf(verdict + len, verdict_len - (size_t)len,
+                 "; sums of rows >= %g%% of the time: %d of %d within %g%% "
+                 "(worst %s %.1f%%); MAPE %.1f%%, MPE %+.1f%%",
+                 threshold, cmp.n_major - rfail, cmp.n_major, row_budget,
+                 worst_row, worst, cmp.mape, cmp.mpe);
+    if (c->out && c->plot_dir) {
+        char base[700], title[256];
+        snprintf(base, sizeof base, "%s/%s", c->plot_dir, c->name);
+        snprintf(title, sizeof title, "%s: predicted vs measured", c->name);
+        e = cli_plot_compare(base, &cmp, "measured", "predicted", title);
+        if (e != SIM_OK)
+            return e;
+        fprintf(c->out, "  pictures: %s.png, %s.svg\n", base, base);
+    } else if (c->plot_dir) {
+        char base[700], title[256];
+        snprintf(base, sizeof base, "%s/%s", c->plot_dir, c->name);
+        snprintf(title, sizeof title, "%s: predicted vs measured", c->name);
+        e = cli_plot_compare(base, &cmp, "measured", "predicted", title);
+    }
+    return e;
+}
