@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu440_priv.h"
+#include "params.h"
 #include "tlbword.h"
 
 /* Effective addresses of the host pages an exit handler touches outside
@@ -20,14 +21,11 @@ void cpu440_config_default(cpu440_config *c)
     *c = (cpu440_config){
         .ram_bytes = 32u << 20,
         .tb_hz = 667000000u,
-        /* arrival rates: only arrivals while the guest runs are exits (the
-         * rest are serviced inside an exit), so at the seed's ~5.4% guest
-         * time these give its 84 DEC and 17.42 EXTINT exits per second;
-         * a signal turns the exit in progress into SIGNAL, so its rate is
-         * the seed's SIGNAL rate */
-        .host_tick_hz = 1565.0,
-        .extint_hz = 324.0,
-        .signal_hz = 3.14,
+        /* arrival rates: the parameter table's, as the cycle model and
+         * the SystemC platform use them (meaning and source there) */
+        .host_tick_hz = param_default(PARAM_host_tick_hz),
+        .extint_hz = param_default(PARAM_host_irq_hz),
+        .signal_hz = param_default(PARAM_signal_hz),
         .host_pages_light = 6,
         .host_pages_heavy = 24,
         .think_s = 0.02,

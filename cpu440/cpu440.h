@@ -1,5 +1,5 @@
 /* cpu440: a PPC440 guest core under KVM trap-and-emulate (2.6.29-2.6.37
- * semantics, reference kvm440-internals.md §1, §3, §4, §5, §7). Unicorn runs
+ * semantics, docs/kvm440.md §1, §3, §4, §5, §7). Unicorn runs
  * the guest's unprivileged instructions in problem state (cpu440/iss); this
  * module is what KVM virtualizes: the BookE privileged architecture, the
  * guest TLB and its shadow in the 64-slot UTLB (model/tlb440), the devices,
@@ -29,11 +29,11 @@ typedef struct cpu440_config {
     /* Host interrupt arrivals per simulated second. One arriving while the
      * guest runs is an exit; one arriving during an exit is serviced
      * inside it (no exit), except a signal, which turns a light exit in
-     * progress into SIGNAL. Defaults reproduce the seed's exit rates at its
-     * ~5.4% guest-time share (see cpu440_config_default). */
-    double host_tick_hz; /* host timer ticks (DEC exits), default 1565 */
-    double extint_hz;    /* external interrupts (EXTINT), default 324 */
-    double signal_hz;    /* signals to the vcpu thread (SIGNAL), def. 3.14 */
+     * progress into SIGNAL. Defaults: the parameters host_tick_hz,
+     * host_irq_hz and signal_hz (model/params.h, docs/parameters.md). */
+    double host_tick_hz; /* host decrementer interrupts (DEC exits) */
+    double extint_hz;    /* host device interrupts (EXTINT) */
+    double signal_hz;    /* signals to the vcpu thread (SIGNAL) */
     /* Host pages the exit handlers touch outside the pinned lowmem entry
      * (kvm.ko text/data in vmalloc space; QEMU for heavy exits): each miss
      * takes a UTLB slot from the shared round-robin index. */
@@ -166,7 +166,7 @@ typedef struct cpu440_counters {
 void cpu440_get_counters(const cpu440 *cpu, cpu440_counters *out);
 
 /* The flat default handler ticks of an exit path (documented in
- * cpu440/README.md: the seed table's minimum for that row, in usec, times
+ * docs/cpu440.md: the seed table's minimum for that row, in usec, times
  * the timebase rate; EMUL_WAIT adds the guest's idle time). */
 uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz);
 

@@ -1,5 +1,5 @@
-/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, reference §2, §3,
- * §7, §8). Fixed stage costs are computed per exit type once; per exit only
+/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, docs/kvm440.md §2,
+ * §3, §7, §8). Fixed stage costs are computed per exit type once; per exit only
  * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
  * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
  * restore, QEMU, host interrupts, preemption, guest run), which keeps the
@@ -224,7 +224,6 @@ static void precompute(cost_model *m)
 {
     const params *p = &m->p;
     double cpi = m->cpi = P(p, cpi);
-    m->iccci = P(p, iccci_per_entry) != 0;
     m->line_bytes = (uint64_t)P(p, cache_line_bytes);
     m->icache_lines = (unsigned)(P(p, icache_bytes) / P(p, cache_line_bytes));
     /* cost parameters enter as reals (rounded once per stage), so that a
@@ -388,6 +387,7 @@ sim_err cost_new(cost_model **mp, const params *p)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
     }
     m->internal_host = 1;
+    m->iccci = true;
     m->slot_ver = tlb440_slot_versions(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
@@ -1030,6 +1030,12 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
     }
     *from_trace = a;
     *modelled = n - a;
+}
+
+void cost_set_iccci(cost_model *m, bool on)
+{
+    m->iccci = on;
+    precompute(m);
 }
 
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r)

@@ -1,4 +1,5 @@
-/* cost: the cycle model of one KVM/440 exit (reference §8, DESIGN §2).
+/* cost: the cycle model of one KVM/440 exit (docs/kvm440.md §8,
+ * docs/cost-model.md).
  * Each exit path is a sequence of named stages (COST_STAGES) whose costs in
  * core cycles come from the parameters (model/params.h), plus state-
  * dependent terms: handler code refilled after every entry's iccci, D-cache
@@ -158,6 +159,10 @@ int cost_feature_guest_side(cost_feature j);
  * in the guest; and the guest run after the last exit growing by `cycles`
  * (clock, D-cache decay, host arrivals in guest time skipped). */
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
+/* The kernel's iccci on every guest entry (KVM/440 2.6.26-3.10: on); off
+ * is the what-if no-iccci: handler and guest code lines then survive the
+ * exit like its data lines (docs/whatif.md). Recomputes the fixed costs. */
+void cost_set_iccci(cost_model *m, bool on);
 void cost_guest_extend(cost_model *m, uint64_t cycles);
 
 /* Host work inside an exit, for the timed platform which decides *when*

@@ -394,6 +394,13 @@ static sim_err open_tmp_trace(whatif_env *env, const whatif_opts *o,
     return trace_writer_open(&env->pred.w, path, &th);
 }
 
+static void chain_model(whatif_chain *c, cost_model *m)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->ops[i]->model)
+            c->ops[i]->model(c->state[i], m);
+}
+
 static sim_err prescan(const char *path, whatif_chain *c)
 {
     bool need = false;
@@ -447,6 +454,8 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
     sim_err e = cost_new(&env.base.m, p);
     if (e == SIM_OK)
         e = cost_new(&env.pred.m, &p1);
+    if (e == SIM_OK)
+        chain_model(c, env.pred.m);
     trace_reader *rd = NULL;
     if (e == SIM_OK)
         e = trace_reader_open(&rd, path);
@@ -516,6 +525,8 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         e = cost_new(&m0, p);
         if (e == SIM_OK)
             e = cost_new(&m1, &p1);
+        if (e == SIM_OK)
+            chain_model(c, m1);
         if (e == SIM_OK)
             e = platform_replay(path, m0, &ro, base, &rr);
         if (e == SIM_OK) {

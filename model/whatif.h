@@ -55,6 +55,9 @@ typedef struct xf_ops {
     /* The kernel change, as parameters of the predicting model (may be
      * NULL). */
     sim_err (*params)(void *state, params *p);
+    /* The kernel change as a policy of the predicting model (may be NULL):
+     * called once after it is built. */
+    void (*model)(void *state, cost_model *m);
     /* A first pass over the trace's exits before the prediction, for a
      * transform that must see the whole workload first (the kernel patches
      * its text in address order); NULL, or returns false, when not needed. */

@@ -9,7 +9,7 @@ sim_cli_test(microbench_lines 0 "~mfmsr +[0-9]+ cycles/iteration" microbench)
 sim_cli_test(microbench_one_trap 0 "~^tlbwe +[0-9]+ cycles/iteration" microbench --trap tlbwe)
 sim_cli_test(microbench_unknown_trap 2 "~unknown trap 'nosuch'" microbench --trap nosuch)
 sim_cli_test(record_model 0 "~ticks: cycle model" record boot --model --exits 2000 -o recm.bin)
-sim_cli_test(record_params_need_model 2 "~need --model" record boot --set x=1 -o x.bin)
+sim_cli_test(record_params_need_model 2 "~--set cpi: without --model only host_tick_hz" record boot --set cpi=2 -o x.bin)
 sim_cli_test(record_bad_rate 2 "~--extint-hz: expected arrivals" record boot --extint-hz -1 -o x.bin)
 # linux-boot reads its image from the build tree at run time: a missing or
 # foreign file is a clear error (exit 2), never a crash.
@@ -18,7 +18,13 @@ sim_cli_test(record_linux_not_elf 2 "~vmlinux: not an ELF file" record linux-boo
 sim_cli_test(record_bad_time 2 "~--time: expected kvm or icount" record boot --time fast -o x.bin)
 sim_cli_test(record_bad_shadow_perms 2 "~--shadow-perms: expected kvm or union" record boot --shadow-perms all -o x.bin)
 sim_cli_test(record_linux_listed 0 "~linux-boot .*\\[--pv\\]" record --list)
+# record and the SystemC platform: one set of host rates, from the parameters
+add_test(NAME cli_host_rates_record_platform
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_rates_same.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_host_rates_record_platform PROPERTIES TIMEOUT 300)
 # an absurd limit is refused with the allowed maximum
 sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
+sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)

@@ -21,7 +21,6 @@ static void quiet(params *p)
 {
     params_init(p);
     static const param_id keep[] = {PARAM_core_hz,
-                                    PARAM_iccci_per_entry,
                                     PARAM_icache_bytes,
                                     PARAM_dcache_bytes,
                                     PARAM_cache_line_bytes,

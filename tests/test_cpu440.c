@@ -3,6 +3,7 @@
  * signal turns a light exit into SIGNAL, the trace's timestamps agree with
  * the ticks it carries, and the flat default ticks per path. */
 #include "cpu_kit.h"
+#include "params.h"
 
 /* A guest that loops for a while, then powers off. */
 static kit *busy_loop(unsigned iters)
@@ -104,7 +105,23 @@ static void test_flat_default_ticks_are_the_seed_minimums(void)
             CU_ASSERT_TRUE(cpu440_flat_ticks((exit_type)t, 667000000u) > 0);
 }
 
+/* One set of host rates: the core's defaults are the parameter table's,
+ * which the cycle model and the SystemC platform read. */
+static void test_default_rates_are_the_parameters(void)
+{
+    cpu440_config c;
+    cpu440_config_default(&c);
+    CU_ASSERT_EQUAL(c.host_tick_hz, param_default(PARAM_host_tick_hz));
+    CU_ASSERT_EQUAL(c.extint_hz, param_default(PARAM_host_irq_hz));
+    CU_ASSERT_EQUAL(c.signal_hz, param_default(PARAM_signal_hz));
+    params p;
+    params_init(&p);
+    CU_ASSERT_EQUAL(c.host_tick_hz, P(&p, host_tick_hz));
+}
+
 static CU_TestInfo tests[] = {
+    {"default host rates are the parameters'",
+     test_default_rates_are_the_parameters},
     {"host ticks in guest time are DEC exits",
      test_host_ticks_while_the_guest_runs_are_dec_exits},
     {"host ticks during an idle wait are no exits",

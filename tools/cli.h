@@ -22,6 +22,7 @@ int cli_whatif(int argc, char **argv); /* cli_whatif.c */
 int cli_validate(int argc, char **argv); /* cli_validate.c */
 int cli_sweep(int argc, char **argv);  /* cli_sweep.c */
 int cli_sensitivity(int argc, char **argv); /* cli_sensitivity.c */
+int cli_measurable(int argc, char **argv);  /* cli_measurable.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
  * the exit code after printing the error (cli_params.c). */
 struct params;

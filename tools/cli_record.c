@@ -110,19 +110,21 @@ static void help(FILE *f)
         "\n"
         "options:\n"
         "  --pv           the paravirtual flavour (magic page, patched\n"
-        "                 SPR/MSR accesses, kvm440-internals.md section 5)\n"
+        "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
-        "  --params FILE  the model's parameters (INI; with --model)\n"
-        "  --set N=V      one model parameter (repeatable; with --model)\n"
+        "  --params FILE  parameters (INI, `sim params show`): the host's\n"
+        "                 rates always, the others with --model\n"
+        "  --set N=V      one parameter (repeatable); without --model only\n"
+        "                 host_tick_hz, host_irq_hz and signal_hz: host\n"
+        "                 decrementer interrupts, device interrupts and signals\n"
+        "                 per simulated second, the same defaults as the cycle\n"
+        "                 model and `sim replay --platform systemc` (their\n"
+        "                 meaning and source: docs/parameters.md); only\n"
+        "                 arrivals while the guest runs are DEC/EXTINT exits,\n"
+        "                 a signal turns a light exit in progress into SIGNAL\n"
         "  --host-tick-hz R, --extint-hz R, --signal-hz R\n"
-        "                 host timer ticks, external interrupts and signals\n"
-        "                 arriving per simulated second (defaults 1565, 324,\n"
-        "                 3.14: the seed's DEC/EXTINT/SIGNAL exit rates at "
-        "its\n"
-        "                 5.4%% guest time; only arrivals while the guest "
-        "runs\n"
-        "                 are exits, a signal turns the exit in progress into\n"
-        "                 SIGNAL)\n"
+        "                 the same as --set host_tick_hz=R, host_irq_hz=R,\n"
+        "                 signal_hz=R\n"
         "  --seconds N    stop after N simulated seconds (default: the guest\n"
         "                 powers off, or a cap of 120 s against a hung guest)\n"
         "  --exits N      stop after N exits (k/M/G suffixes)\n"
@@ -195,17 +197,39 @@ static void print_guest_view(const cpu440_counters *k)
 /* Runs a workload; trace path may be NULL (microbench). */
 #define MODEL_COST_LABEL "cycle model (model/cost)"
 
-/* Host interrupt arrival rates given on the command line (< 0: default). */
+/* Host interrupt arrival rates given by their own options (< 0: not), and
+ * the other switches of the core. */
 typedef struct rates {
     double tick, extint, signal;
     bool icount_time; /* --time icount */
     bool union_perms; /* --shadow-perms union */
 } rates;
 
+/* The host's rates of the run: the parameters, or their own options. */
+static int resolve_rates(params *prm, const rates *rt)
+{
+    static const struct {
+        param_id id;
+        const char *opt;
+    } k[3] = {{PARAM_host_tick_hz, "--host-tick-hz"},
+              {PARAM_host_irq_hz, "--extint-hz"},
+              {PARAM_signal_hz, "--signal-hz"}};
+    const double v[3] = {rt->tick, rt->extint, rt->signal};
+    for (int i = 0; i < 3; i++) {
+        if (v[i] < 0)
+            continue;
+        sim_err e = params_set(prm, k[i].id, v[i], k[i].opt);
+        if (e != SIM_OK)
+            return cli_report(e);
+    }
+    return 0;
+}
+
 static int run_workload(const char *cmd, const workload *wl, bool pv,
                         const char *out, const cpu440_limits *lim_in,
                         FILE *console_to, bool fold, bool print_table,
-                        cost_model *model, const rates *rt, stats_unit unit)
+                        cost_model *model, const rates *rt,
+                        const params *prm, stats_unit unit)
 {
     const char *label = model ? MODEL_COST_LABEL : CPU440_COST_LABEL;
     static rec_ctx c;
@@ -221,12 +245,9 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         cfg.guest_cpi_den = 1000;
         cfg.exit_time_hidden = true;
     }
-    if (rt->tick >= 0)
-        cfg.host_tick_hz = rt->tick;
-    if (rt->extint >= 0)
-        cfg.extint_hz = rt->extint;
-    if (rt->signal >= 0)
-        cfg.signal_hz = rt->signal;
+    cfg.host_tick_hz = P(prm, host_tick_hz);
+    cfg.extint_hz = P(prm, host_irq_hz);
+    cfg.signal_hz = P(prm, signal_hz);
     stats_init(&c.st, unit, cfg.tb_hz);
 
     cpu440 *cpu = NULL;
@@ -309,6 +330,10 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         printf("# ticks: %s (a flat default per exit path, not a "
                "prediction)\n",
                label);
+    printf("# host rates: %g decrementer interrupts/s, %g device "
+           "interrupts/s, %g signals/s (host_tick_hz, host_irq_hz, "
+           "signal_hz)\n",
+           cfg.host_tick_hz, cfg.extint_hz, cfg.signal_hz);
     printf("# host: %.2f s wall, %.0f exits/s, %.1f guest MIPS, %llu shadow "
            "TLB updates into Unicorn\n",
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
@@ -474,14 +499,26 @@ int cli_record(int argc, char **argv)
     int bad = cli_check_output(out);
     if (bad)
         return bad;
-    if ((pfile || nsets) && !model)
-        return cli_usage_error("record", "--params/--set need --model");
+    for (int i = 0; i < nsets && !model; i++) {
+        size_t n = strcspn(sets[i], "=");
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)n, sets[i]);
+        if (strcmp(name, "host_tick_hz") && strcmp(name, "host_irq_hz") &&
+            strcmp(name, "signal_hz"))
+            return cli_usage_error("record",
+                                   "--set %.*s: without --model only "
+                                   "host_tick_hz, host_irq_hz and signal_hz "
+                                   "act (add --model for the cycle model's)",
+                                   (int)n, sets[i]);
+    }
+    static params prm;
+    int rc = cli_params_resolve(&prm, pfile, sets, nsets);
+    if (rc == 0)
+        rc = resolve_rates(&prm, &rt);
+    if (rc != 0)
+        return rc;
     cost_model *cm = NULL;
     if (model) {
-        static params prm;
-        int rc = cli_params_resolve(&prm, pfile, sets, nsets);
-        if (rc != 0)
-            return rc;
         sim_err e = cost_new(&cm, &prm);
         if (e != SIM_OK)
             return cli_report(e);
@@ -493,8 +530,8 @@ int cli_record(int argc, char **argv)
         console = wl->external;
     if (fold < 0)
         fold = wl->external;
-    int rc = run_workload("record", wl, pv, out, &lim, console ? stderr : NULL,
-                          fold != 0, true, cm, &rt, unit);
+    rc = run_workload("record", wl, pv, out, &lim, console ? stderr : NULL,
+                      fold != 0, true, cm, &rt, &prm, unit);
     cost_free(cm);
     return rc;
 }

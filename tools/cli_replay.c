@@ -209,7 +209,7 @@ int cli_replay(int argc, char **argv)
     bool human = fmt == TFMT_KVM || fmt == TFMT_PERF;
     /* which guest time a prediction used: one line, in the output when the
      * format has comments, else on stderr */
-    char gline[160] = "";
+    char gline[400] = "";
     if (predicted) {
         uint64_t gt, gm;
         cost_guest_counts(cm, &gt, &gm);
@@ -220,6 +220,21 @@ int cli_replay(int argc, char **argv)
                  : gt == 0 ? "modelled"
                            : "mixed",
                  (unsigned long long)gt, (unsigned long long)gm);
+        /* the host's rates, the same parameters sim record uses */
+        size_t n = strlen(gline);
+        if (systemc)
+            snprintf(gline + n, sizeof gline - n,
+                     "# host rates: %g decrementer interrupts/s, %g device "
+                     "interrupts/s, %g signals/s (host_tick_hz, host_irq_hz, "
+                     "signal_hz)\n",
+                     P(&prm, host_tick_hz), P(&prm, host_irq_hz),
+                     P(&prm, signal_hz));
+        else
+            snprintf(gline + n, sizeof gline - n,
+                     "# host rates: %g decrementer interrupts/s, %g device "
+                     "interrupts/s serviced inside exits (host_tick_hz, "
+                     "host_irq_hz)\n",
+                     P(&prm, host_tick_hz), P(&prm, host_irq_hz));
     }
     /* the file's base name: outputs must not depend on where a trace lives */
     const char *slash = strrchr(path, '/');

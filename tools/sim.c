@@ -28,6 +28,7 @@ static const command commands[] = {
     {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
     {"sensitivity", cli_sensitivity, "parameters ranked by how much 10% of each moves the run"},
+    {"measurable", cli_measurable, "would a change in trap count show in measured wall times?"},
 };
 
 static void usage(FILE *f)

@@ -1,5 +1,5 @@
 // platform: the cycle model (model/cost) in SystemC simulated time (SystemC
-// 2.3.4, C++17; reference feasibility.md §3). Modules: the trace-driven
+// 2.3.4, C++17: docs/cost-model.md). Modules: the trace-driven
 // guest, the guest decrementer, the host scheduler (host tick + preemption),
 // the host interrupt source and QEMU user space (heavy exits and signals).
 // Synchronisation is per exit: the guest thread waits for its guest time or
@@ -257,6 +257,12 @@ SC_MODULE(trace_guest)
     // cycles it adds to the handler.
     uint64_t service_in_exit(exit_type t)
     {
+        return service_in_exit_host(t) + deliver_in_exit(t);
+    }
+
+    // The host interrupts pending inside an exit.
+    uint64_t service_in_exit_host(exit_type t)
+    {
         uint64_t c = 0;
         while (sh.pend_tick) {
             sh.pend_tick--;
@@ -268,7 +274,7 @@ SC_MODULE(trace_guest)
             sh.pc.host_in_exit++;
             c += cost_host_irq(sh.m, t);
         }
-        return c + deliver_in_exit(t);
+        return c;
     }
 
     // A workload exit and the guest run after it. Light exits take one
@@ -368,7 +374,10 @@ SC_MODULE(trace_guest)
         sh.qemu_cycles = q;
         sh.qemu_req.notify();
         wait(sh.qemu_done);
-        in_exit(0, t);
+        // host interrupts that came while QEMU ran are the host's, inside
+        // this exit (as the direct path's internal arrivals): serviced now,
+        // never DEC/EXTINT exits of the guest later
+        in_exit(service_in_exit_host(t), t);
     }
 
     // Guest time g; a host event arriving meanwhile is a time-driven exit.
