@@ -146,7 +146,7 @@ if c is not None:
 for t in ("no-iccci", "pv"):
     both(["whatif", synth, "--transform", t], None)
 # sim validate --format json (a case that needs nothing built)
-a = ["validate", "ppc440-pv", "--format", "json",
+a = ["validate", "arm64-mair", "--format", "json",
      "--cases", os.path.join(os.path.dirname(HW), "cases")]
 out = run(a)
 if out is not None:
