@@ -1,5 +1,5 @@
-/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, reference §2, §3,
- * §7, §8). Fixed stage costs are computed per exit type once; per exit only
+/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, docs/kvm440.md §2,
+ * §3, §7, §8). Fixed stage costs are computed per exit type once; per exit only
  * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
  * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
  * restore, QEMU, host interrupts, preemption, guest run), which keeps the

@@ -333,7 +333,7 @@ void params_write_doc(FILE *f)
         "440EP/EPx).\n"
         "\n"
         "Every default is a **default, not a fitted value**: it comes from\n"
-        "`reference/kvm440-internals.md` (section given) or is an assumption "
+        "`docs/kvm440.md` (section given) or is an assumption "
         "to\n"
         "be calibrated. Calibration may use the no-PV hardware table; the PV\n"
         "table is for validation only and is never used to set a parameter.\n"

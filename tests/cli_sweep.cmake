@@ -44,3 +44,8 @@ sim_cli_test(sweep_pow2 2 "~cache_line_bytes = 48 bytes: must be a power of two"
   sweep @synth500.bin --param cache_line_bytes=16,48 -o x.csv)
 sim_cli_test(sweep_whole_lines 2 "~point 2: .*icache_bytes = 9000 bytes is not a whole number of cache lines"
   sweep @synth500.bin --param icache_bytes=8192,9000 -o x.csv)
+# model/sweep.c predicts through the what-if engine (--transform), which can
+# price with the SystemC platform: the unit suite links it like sim does.
+if(TARGET test_sweep AND TARGET simplatform)
+  target_link_libraries(test_sweep PRIVATE simplatform)
+endif()

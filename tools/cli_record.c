@@ -110,7 +110,7 @@ static void help(FILE *f)
         "\n"
         "options:\n"
         "  --pv           the paravirtual flavour (magic page, patched\n"
-        "                 SPR/MSR accesses, kvm440-internals.md section 5)\n"
+        "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  parameters (INI, `sim params show`): the host's\n"
         "                 rates always, the others with --model\n"
