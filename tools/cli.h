@@ -47,9 +47,15 @@ typedef struct cli_sub {
  * the `noun` ("subcommand", "format") and the valid names. */
 int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
                  const cli_sub *subs, size_t n, void (*usage)(FILE *));
-/* Parses --unit: "usec" or "ticks"; 0 on success, else the usage error's
- * exit code (2) with the message printed. */
+/* Parses --accounting: "2.6.29" (each sample truncated to whole usec
+ * before it is added, as kernels 2.6.29-2.6.37) or "3.1" (timebase ticks
+ * added, divided to usec when printed, as 3.1+); tables are in usec either
+ * way. 0 on success, else the usage error's exit code (2). */
+int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u);
+/* The deprecated --unit usec|ticks, the same choice: warns on stderr. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
+/* "2.6.29" or "3.1", as --accounting takes it. */
+const char *cli_accounting_name(stats_unit u);
 
 /* Checks an output path before the work starts (outfile_check: a directory
  * or a missing directory is refused); 0, or the exit code after the

@@ -40,7 +40,8 @@ static void help(FILE *f)
         "                 prices the baseline and the transformed stream\n"
         "  --format FMT   kvm (default: table + delta), debugfs, perf, csv, json\n"
         "                 (csv/debugfs: the predicted table only, as sim replay)\n"
-        "  --unit U       usec (default) or ticks, as sim replay\n"
+        "  --accounting A 2.6.29 (default) or 3.1, as sim replay (--unit:\n"
+        "                 deprecated)\n"
         "  --fold-emul    one EMULINST row (the seed's layout) in table and delta\n"
         "  --plot FILE    baseline vs predicted time share and per-row change:\n"
         "                 FILE.png and FILE.svg (gnuplot)\n"
@@ -74,7 +75,8 @@ int cli_whatif(int argc, char **argv)
         {"set", required_argument, 0, 's'},
         {"platform", required_argument, 0, 'L'},
         {"format", required_argument, 0, 'f'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
         {"plot", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},
@@ -114,6 +116,10 @@ int cli_whatif(int argc, char **argv)
             fmt = (table_fmt)x;
             break;
         }
+        case 'a':
+            if (cli_parse_accounting("whatif", optarg, &unit))
+                return 2;
+            break;
         case 'u':
             if (cli_parse_unit("whatif", optarg, &unit))
                 return 2;
@@ -179,7 +185,8 @@ int cli_whatif(int argc, char **argv)
     table_write_opts two = {.fold_emul = fold,
                             .tb_per_usec = unit == STATS_TICKS
                                                ? (double)sp.tb_per_usec
-                                               : 0};
+                                               : 0,
+                            .accounting = cli_accounting_name(unit)};
     tcmp cmp;
     tcmp_make(&cmp, &tb, &tp, fold, 1.0);
     if (fmt == TFMT_JSON) {
