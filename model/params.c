@@ -50,6 +50,11 @@ double param_default(param_id id)
     return defs[id].def;
 }
 
+const char *param_source(param_id id)
+{
+    return defs[id].source;
+}
+
 int param_from_name(const char *name)
 {
     for (int i = 0; i < PARAM__COUNT; i++)

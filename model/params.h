@@ -298,6 +298,7 @@ double param_max(param_id id);
 int param_kind(param_id id);
 /* 1 if id is in PARAM_SWEEP_LINEAR, else 0 (stateful). */
 int param_is_linear(param_id id);
+const char *param_source(param_id id);
 /* Id from exact name; -1 if unknown. */
 int param_from_name(const char *name);
 /* The known name closest to an unknown one (for "did you mean"). */

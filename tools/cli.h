@@ -17,6 +17,7 @@ int cli_record(int argc, char **argv); /* cli_record.c (+ microbench) */
 int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
+int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
 int cli_whatif(int argc, char **argv); /* cli_whatif.c */
 int cli_validate(int argc, char **argv); /* cli_validate.c */
 int cli_sweep(int argc, char **argv);  /* cli_sweep.c */

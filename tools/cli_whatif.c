@@ -141,6 +141,16 @@ int cli_whatif(int argc, char **argv)
         return cli_usage_error("whatif", "--transform is required (sim whatif "
                                          "--list names them)");
     const char *path = argv[optind];
+    /* every output checked before the work (model/outfile); --plot is the
+     * base of BASE.png and BASE.svg */
+    int bad = cli_check_output(out);
+    if (!bad && plot) {
+        char png[4096];
+        snprintf(png, sizeof png, "%s.png", plot);
+        bad = cli_check_output(png);
+    }
+    if (bad)
+        return bad;
     whatif_chain *chain;
     sim_err e = whatif_chain_parse(&chain, spec);
     if (e != SIM_OK) {

@@ -23,6 +23,7 @@ static const command commands[] = {
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
+    {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
     {"whatif", cli_whatif, "predict the table after an optimization (pv, no-iccci ...), with the delta"},
     {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
