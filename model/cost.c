@@ -358,6 +358,12 @@ static void precompute(cost_model *m)
 
 sim_err cost_new(cost_model **mp, const params *p)
 {
+    *mp = NULL;
+    /* the constraints between values (whole cache lines), whoever resolved
+     * them */
+    sim_err ce = params_check(p);
+    if (ce != SIM_OK)
+        return ce;
     cost_model *m = calloc(1, sizeof *m);
     if (!m)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
