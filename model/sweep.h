@@ -1,5 +1,5 @@
-/* sweep: the cycle model evaluated at many parameter points (DESIGN §7,
- * docs/sweep.md). A point is predicted either by a full replay of the trace
+/* sweep: the cycle model evaluated at many parameter points
+ * (docs/sweep.md). A point is predicted either by a full replay of the trace
  * or, for the LINEAR parameters of model/params.h, from the sufficient
  * statistics of one replay: the unit-cost feature counts of model/cost.h
  * per exit type. The two agree exactly wherever the model's trajectory (TLB
