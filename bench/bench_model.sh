@@ -20,12 +20,12 @@ n=$("$B/sim" trace info "$trace" | awk '/^exits/ {print $2; exit}' | tr -d ,)
 
 . bench/lib.sh
 cat "$trace" >/dev/null # warm the page cache
-t_plain=$(best "$B/sim" replay "$trace" --unit ticks)
-t_model=$(best "$B/sim" replay "$trace" --unit ticks --model)
-t_sc=$(best "$B/sim" replay "$trace" --unit ticks --model --platform systemc)
-r_plain=$(rss "$B/sim" replay "$trace" --unit ticks)
-r_model=$(rss "$B/sim" replay "$trace" --unit ticks --model)
-r_sc=$(rss "$B/sim" replay "$trace" --unit ticks --model --platform systemc)
+t_plain=$(best "$B/sim" replay "$trace" --accounting 3.1)
+t_model=$(best "$B/sim" replay "$trace" --accounting 3.1 --model)
+t_sc=$(best "$B/sim" replay "$trace" --accounting 3.1 --model --platform systemc)
+r_plain=$(rss "$B/sim" replay "$trace" --accounting 3.1)
+r_model=$(rss "$B/sim" replay "$trace" --accounting 3.1 --model)
+r_sc=$(rss "$B/sim" replay "$trace" --accounting 3.1 --model --platform systemc)
 
 awk -v n="$n" -v p="$t_plain" -v m="$t_model" -v s="$t_sc" \
     -v rp="$r_plain" -v rm="$r_model" -v rs="$r_sc" 'BEGIN {

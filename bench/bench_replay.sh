@@ -22,7 +22,7 @@ bytes=$(stat -c %s "$trace")
 cat "$trace" >/dev/null # warm the page cache
 t_cat=$(best cat "$trace")
 t_raw=$(best build/rawread "$trace")
-t_rep=$(best build/sim replay "$trace" --unit ticks)
+t_rep=$(best build/sim replay "$trace" --accounting 3.1)
 rss=$(/usr/bin/time -f %M build/sim replay "$trace" 2>&1 >/dev/null | tail -1)
 
 awk -v n="$n" -v b="$bytes" -v c="$t_cat" -v r="$t_raw" -v p="$t_rep" 'BEGIN {

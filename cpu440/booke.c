@@ -1,6 +1,6 @@
 /* booke: the BookE privileged architecture KVM/440 virtualizes, after
  * arch/powerpc/kvm/{emulate.c, booke_emulate.c, 44x_emulate.c, booke.c} of
- * 2.6.30 (reference §4) and the PPC440x5 UM (interrupts, timers, MMU).
+ * 2.6.30 (docs/kvm440.md §4) and the PPC440x5 UM (interrupts, timers, MMU).
  * MSR, SRR0/1, SPRG0-7, DEAR and ESR live in the shared page, as the host
  * keeps them from 2.6.37 on, so the PV guest reads them without exits. */
 #include <string.h>

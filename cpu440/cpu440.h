@@ -1,5 +1,5 @@
 /* cpu440: a PPC440 guest core under KVM trap-and-emulate (2.6.29-2.6.37
- * semantics, reference kvm440-internals.md §1, §3, §4, §5, §7). Unicorn runs
+ * semantics, docs/kvm440.md §1, §3, §4, §5, §7). Unicorn runs
  * the guest's unprivileged instructions in problem state (cpu440/iss); this
  * module is what KVM virtualizes: the BookE privileged architecture, the
  * guest TLB and its shadow in the 64-slot UTLB (model/tlb440), the devices,
@@ -166,7 +166,7 @@ typedef struct cpu440_counters {
 void cpu440_get_counters(const cpu440 *cpu, cpu440_counters *out);
 
 /* The flat default handler ticks of an exit path (documented in
- * cpu440/README.md: the seed table's minimum for that row, in usec, times
+ * docs/cpu440.md: the seed table's minimum for that row, in usec, times
  * the timebase rate; EMUL_WAIT adds the guest's idle time). */
 uint32_t cpu440_flat_ticks(exit_type t, uint64_t tb_hz);
 

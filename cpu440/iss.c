@@ -1,6 +1,6 @@
 /* iss: Unicorn 2.0.1 harness for the PPC440 guest (405D4 model, PR=1, the
- * 405 software TLB as the 440 UTLB); see iss.h and reference/feasibility.md
- * for the measured behaviour it relies on. */
+ * 405 software TLB as the 440 UTLB); see iss.h and docs/cpu440.md ("What
+ * Unicorn 2.0.1 does") for the measured behaviour it relies on. */
 #include "iss.h"
 
 #include <stdio.h>
@@ -372,7 +372,8 @@ sim_err iss_open(iss **out, const iss_config *c, const iss_hooks *h)
 
     sim_err e = SIM_OK;
     /* 405D4: traps every 440 privileged instruction with 6 and has the
-     * software TLB we use as the UTLB (feasibility.md 1c). */
+     * software TLB we use as the UTLB (docs/cpu440.md, "What Unicorn 2.0.1
+     * does"). */
     if (!UC_CHECK(s, uc_open(UC_ARCH_PPC, UC_MODE_PPC32 | UC_MODE_BIG_ENDIAN,
                              &s->uc))) {
         s->uc = NULL;

@@ -1,8 +1,8 @@
 /* iss: the thin harness around Unicorn 2.0.1 that executes the guest's
  * unprivileged instructions (PPC32 big-endian, 405D4 CPU model, problem
  * state), after Unicorn's samples/sample_ppc.c. Measured behaviour it relies
- * on is in reference/feasibility.md; the choices it adds are explained in
- * cpu440/README.md ("How the shadow TLB reaches Unicorn").
+ * on is in docs/cpu440.md ("What Unicorn 2.0.1 does"); the choices it adds
+ * are explained there too ("How the shadow TLB reaches Unicorn").
  *
  * Address spaces. The guest runs with Unicorn's MSR = PR|IR|DR, so every
  * fetch and access is translated by the 405's own 64-entry software TLB

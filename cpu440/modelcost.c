@@ -1,4 +1,4 @@
-/* modelcost: the cycle model (model/cost.h, kvm440-internals §8) pricing
+/* modelcost: the cycle model (model/cost.h, docs/kvm440.md §8) pricing
  * cpu440's exits while they are recorded, in the order a replay would feed
  * it (the exit, then the state records of its handling). */
 #include <stdint.h>

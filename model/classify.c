@@ -1,5 +1,6 @@
 /* classify: exit rows from what a trace shows (2.6.29-2.6.37 rules; kernel
- * booke.c, emulate.c, booke_emulate.c, 44x_emulate.c; reference §1, §4). */
+ * booke.c, emulate.c, booke_emulate.c, 44x_emulate.c; docs/kvm440.md §1,
+ * §4). */
 #include "classify.h"
 
 #include "insn440.h"

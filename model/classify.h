@@ -1,6 +1,6 @@
 /* classify: which exit-timing row the kernel charges for an exit, from what
  * a trace shows of it (kernel 2.6.29-2.6.37 rules, reference
- * kvm440-internals.md §1 and §4: booke.c kvmppc_handle_exit, emulate.c,
+ * docs/kvm440.md §1 and §4: booke.c kvmppc_handle_exit, emulate.c,
  * booke_emulate.c, 44x_emulate.c). Pure functions shared by the ftrace
  * importer and anything else that must agree with cpu440's classification
  * (cpu440/booke.c applies the same rules while it emulates). */
@@ -28,7 +28,7 @@ enum classify_emulate {
 #define CLASSIFY_DCR_CPR0_ADDR 0x00cu
 #define CLASSIFY_DCR_CPR0_DATA 0x00du
 
-/* The PV magic page (EA = PA = -4096, reference §5). */
+/* The PV magic page (EA = PA = -4096, docs/kvm440.md §5). */
 #define CLASSIFY_MAGIC_PAGE 0xfffff000u
 
 /* Whether an mfspr/mtspr of spr gets the EMUL_MFSPR/EMUL_MTSPR row: up to
@@ -64,7 +64,7 @@ bool classify_may_wait(uint32_t inst);
  * critical, SPE, ...): see classify_keeps_previous. */
 int classify_by_irq(unsigned irq, bool guest_pr);
 /* Whether the kernel's handler for irq sets no exit type, so the row of
- * the previous exit is charged again (reference §1). */
+ * the previous exit is charged again (docs/kvm440.md §1). */
 bool classify_keeps_previous(unsigned irq);
 
 #endif

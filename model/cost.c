@@ -1,5 +1,5 @@
-/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, reference §2, §3,
- * §7, §8). Fixed stage costs are computed per exit type once; per exit only
+/* cost: per-exit cycle costs of KVM/440 (2.6.29+ paths, docs/kvm440.md §2,
+ * §3, §7, §8). Fixed stage costs are computed per exit type once; per exit only
  * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
  * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
  * restore, QEMU, host interrupts, preemption, guest run), which keeps the
@@ -48,9 +48,9 @@ struct cost_model {
     tlb440 *tlb;
     /* one generator per purpose, so that a change of one cost does not
      * shift the draws of another (common random numbers for calibration):
-     * guest runs, QEMU round trips, host interrupt arrivals, their work,
-     * preemption */
-    gsl_rng *rng, *rng_qemu, *rng_host, *rng_work, *rng_pre;
+     * guest runs, QEMU round trips, and the timed platform's host
+     * interrupt work and preemption */
+    gsl_rng *rng, *rng_qemu, *rng_work, *rng_pre;
     uint64_t core_hz, tb_hz;
     double tb_per_cycle;
 
@@ -107,7 +107,9 @@ struct cost_model {
     const uint32_t *slot_ver;
     unsigned qemu_round, assumed;
     int internal_host;
-    uint64_t tick_period, next_tick, next_irq;
+    uint64_t tick_period;
+    gsl_rng *rng_exit; /* per-exit host arrivals (taus2: cheap to seed) */
+    uint64_t exit_index, exit_seed;
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
     uint32_t ic_key[ICLASS_CACHE];
@@ -378,15 +380,15 @@ sim_err cost_new(cost_model **mp, const params *p)
     }
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     m->rng_qemu = gsl_rng_alloc(gsl_rng_mt19937);
-    m->rng_host = gsl_rng_alloc(gsl_rng_mt19937);
     m->rng_pre = gsl_rng_alloc(gsl_rng_mt19937);
     m->rng_work = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!m->rng || !m->rng_qemu || !m->rng_host || !m->rng_pre ||
-        !m->rng_work) {
+    m->rng_exit = gsl_rng_alloc(gsl_rng_taus2);
+    if (!m->rng || !m->rng_qemu || !m->rng_pre ||
+        !m->rng_work || !m->rng_exit) {
+        gsl_rng_free(m->rng_exit);
         gsl_rng_free(m->rng_work);
         gsl_rng_free(m->rng);
         gsl_rng_free(m->rng_qemu);
-        gsl_rng_free(m->rng_host);
         gsl_rng_free(m->rng_pre);
         tlb440_free(m->tlb);
         free(m);
@@ -408,15 +410,10 @@ void cost_free(cost_model *m)
     tlb440_free(m->tlb);
     gsl_rng_free(m->rng);
     gsl_rng_free(m->rng_qemu);
-    gsl_rng_free(m->rng_host);
     gsl_rng_free(m->rng_pre);
     gsl_rng_free(m->rng_work);
+    gsl_rng_free(m->rng_exit);
     free(m);
-}
-
-static uint64_t draw_exp(gsl_rng *r, double mean)
-{
-    return mean > 0 ? cyc(gsl_ran_exponential(r, mean)) : 0;
 }
 
 /* Guest instructions until the next exit (see gq). */
@@ -446,7 +443,6 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     unsigned long seed = (unsigned long)P(p, seed);
     gsl_rng_set(m->rng, seed);
     gsl_rng_set(m->rng_qemu, seed ^ 0x51ed270bUL);
-    gsl_rng_set(m->rng_host, seed ^ 0x2545f491UL);
     gsl_rng_set(m->rng_pre, seed ^ 0x9e3779b9UL);
     gsl_rng_set(m->rng_work, seed ^ 0x6c8e9cf5UL);
     memset(m->var, 0, sizeof m->var);
@@ -471,11 +467,9 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->qemu_round = m->assumed = 0;
     double hz = (double)m->core_hz;
     m->tick_period = P(p, host_tick_hz) > 0 ? cyc(hz / P(p, host_tick_hz)) : 0;
-    m->next_tick = m->tick_period
-                       ? cyc(gsl_rng_uniform(m->rng_host) * (double)m->tick_period)
-                       : UINT64_MAX;
+    m->exit_index = 0;
+    m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
-    m->next_irq = m->irq_mean > 0 ? draw_exp(m->rng_host, m->irq_mean) : UINT64_MAX;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
 }
 
@@ -593,14 +587,16 @@ static uint64_t hostirq_common(cost_model *m)
     return c;
 }
 
-static uint64_t preemption(cost_model *m)
+/* Every host tick takes the same two draws whether it preempts or not. */
+static uint64_t preemption(cost_model *m, gsl_rng *r)
 {
     const params *p = &m->p;
-    if (P(p, preempt_prob) <= 0 ||
-        gsl_rng_uniform(m->rng_pre) >= P(p, preempt_prob))
+    double u = gsl_rng_uniform(r);
+    double x = gsl_rng_uniform_pos(r);
+    if (P(p, preempt_prob) <= 0 || u >= P(p, preempt_prob))
         return 0;
-    double us =
-        gsl_ran_pareto(m->rng_pre, P(p, preempt_alpha), P(p, preempt_usec));
+    /* Pareto with scale preempt_usec (gsl_ran_pareto's inversion) */
+    double us = P(p, preempt_usec) * pow(x, -1.0 / P(p, preempt_alpha));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
@@ -610,26 +606,35 @@ static uint64_t preemption(cost_model *m)
     return c;
 }
 
-uint64_t cost_host_tick(cost_model *m, exit_type type)
+static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
     feat_add(m, CFEAT_tick, 1);
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
-    return c + preemption(m);
+    return c + preemption(m, r);
 }
 
-uint64_t cost_host_irq(cost_model *m, exit_type type)
+static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
 {
-    uint64_t c =
-        lognormal_usec(m, m->rng_work, P(&m->p, host_irq_usec),
-                       P(&m->p, host_irq_sigma)) +
-        hostirq_common(m);
+    uint64_t c = lognormal_usec(m, r, P(&m->p, host_irq_usec),
+                                P(&m->p, host_irq_sigma)) +
+                 hostirq_common(m);
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
     return c;
+}
+
+uint64_t cost_host_tick(cost_model *m, exit_type type)
+{
+    return host_tick(m, type, m->rng_pre);
+}
+
+uint64_t cost_host_irq(cost_model *m, exit_type type)
+{
+    return host_irq(m, type, m->rng_work);
 }
 
 static insn_class classify_inst(cost_model *m, uint32_t inst, exit_type t)
@@ -850,39 +855,46 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
 }
 
 /* Host ticks/interrupts arriving while the handler runs are serviced in it
- * (local_irq_enable inside the exit); each one lengthens the window. */
-static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t start,
-                                  uint64_t h)
+ * (local_irq_enable inside the exit); each one lengthens the window.
+ * Arrivals while the guest runs are the trace's own DEC/EXTINT exits.
+ *
+ * Each exit draws its arrivals from its own generator, seeded by the seed
+ * and the exit's index: a tick at a uniform phase of host_tick_hz's period,
+ * device interrupts at exponential gaps of mean 1/host_irq_hz, the work and
+ * preemption of each from the same stream. Exits are far shorter than
+ * either gap, so this is the arrival process seen from inside one exit; and
+ * a change of one exit's length changes that exit's arrivals only, not
+ * every later one as a shared clock would (common random numbers: the
+ * calibration's finite differences stay smooth). */
+static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 {
-    uint64_t end = start + h, added = 0;
+    gsl_rng *r = m->rng_exit;
+    gsl_rng_set(r, (unsigned long)(m->exit_seed ^
+                                   (m->exit_index * 0x9e3779b97f4a7c15ULL)));
+    double tick_at = m->tick_period
+                         ? gsl_rng_uniform(r) * (double)m->tick_period
+                         : INFINITY;
+    double irq_at =
+        m->irq_mean > 0 ? gsl_ran_exponential(r, m->irq_mean) : INFINITY;
+    double end = (double)h;
+    uint64_t added = 0;
     for (;;) {
-        bool tick = m->next_tick <= m->next_irq;
-        uint64_t at = tick ? m->next_tick : m->next_irq;
+        bool tick = tick_at <= irq_at;
+        double at = tick ? tick_at : irq_at;
         if (at >= end || added > 10 * m->core_hz)
             break; /* (an overloaded host: stop after 10 s in one exit) */
         uint64_t c;
         if (tick) {
-            c = cost_host_tick(m, t);
-            m->next_tick += m->tick_period;
+            c = host_tick(m, t, r);
+            tick_at += (double)m->tick_period;
         } else {
-            c = cost_host_irq(m, t);
-            m->next_irq += 1 + draw_exp(m->rng_host, m->irq_mean);
+            c = host_irq(m, t, r);
+            irq_at += gsl_ran_exponential(r, m->irq_mean);
         }
-        end += c;
+        end += (double)c;
         added += c;
     }
     return added;
-}
-
-/* Arrivals while the guest ran are the trace's own DEC/EXTINT exits. */
-static void skip_arrivals(cost_model *m)
-{
-    if (m->next_tick < m->now) {
-        uint64_t k = (m->now - m->next_tick) / m->tick_period + 1;
-        m->next_tick += k * m->tick_period;
-    }
-    while (m->next_irq < m->now)
-        m->next_irq += 1 + draw_exp(m->rng_host, m->irq_mean);
 }
 
 /* One exit; guest_cycles != COST_DRAW: the guest interval is that many
@@ -933,7 +945,8 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += ic;
     }
     if (m->internal_host)
-        h += internal_arrivals(m, t, m->now, h);
+        h += internal_arrivals(m, t, h);
+    m->exit_index++;
     m->now += h;
 
     uint64_t g;
@@ -974,8 +987,6 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
     } else
         m->dcold = 1.0;
-    if (m->internal_host)
-        skip_arrivals(m);
 
     m->cur_measured = measured;
     /* the first 11 of k_varying are v's; host work is added as it comes */
@@ -1074,8 +1085,7 @@ void cost_guest_extend(cost_model *m, uint64_t cycles)
         double x = dbl(m->last_g) * m->decay_scale;
         m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
     }
-    if (m->internal_host)
-        skip_arrivals(m);
+    /* (host arrivals are drawn per exit: nothing to skip) */
 }
 
 uint64_t cost_last_qemu(const cost_model *m)

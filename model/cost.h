@@ -1,4 +1,5 @@
-/* cost: the cycle model of one KVM/440 exit (reference §8, DESIGN §2).
+/* cost: the cycle model of one KVM/440 exit (docs/kvm440.md §8,
+ * docs/cost-model.md).
  * Each exit path is a sequence of named stages (COST_STAGES) whose costs in
  * core cycles come from the parameters (model/params.h), plus state-
  * dependent terms: handler code refilled after every entry's iccci, D-cache

@@ -1,5 +1,5 @@
 /* ftexport: a trace.bin printed as the ftrace text of the kvm tracepoints
- * of the 440 (reference kvm440-internals.md §6), the inverse of ftimport:
+ * of the 440 (docs/kvm440.md §6), the inverse of ftimport:
  * kvm_exit per exit, kvm_ppc_instr for emulated instructions,
  * kvm_gtlb_write / kvm_stlb_write / kvm_stlb_inval from state records,
  * kvm_userspace_exit for exits that went to user space. */

@@ -1,6 +1,6 @@
 /* ftimport: kvm tracepoint text -> trace.bin, classified with the kernel's
  * exit-timing rules (booke.c kvmppc_handle_exit 2.6.29-3.10, reference
- * kvm440-internals.md §1, §3, §6). See docs/ftrace-import.md for the rules
+ * docs/kvm440.md §1, §3, §6). See docs/ftrace-import.md for the rules
  * and the defaults taken where the text cannot decide. */
 #include "ftimport.h"
 

@@ -3,8 +3,8 @@
  * in parentheses with the record-tgid option; trace-cmd report prints the
  * same prefix without flags unless -l) and the TP_printk formats of the kvm
  * tracepoints of the 440 (arch/powerpc/kvm/trace.h, trace_booke.h,
- * include/trace/events/kvm.h; reference §6). Hand-written scanning: this is
- * the hot path of `sim import ftrace`. */
+ * include/trace/events/kvm.h; docs/kvm440.md §6). Hand-written scanning:
+ * this is the hot path of `sim import ftrace`. */
 #include "ftrace.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* ftrace: a streaming parser of the text the kernel's tracing prints
  * (`cat /sys/kernel/tracing/trace`, `trace_pipe`, `trace-cmd report`) for
  * the kvm tracepoints of the 440 (arch/powerpc/kvm/trace.h 2.6.32-3.10 and
- * the generic kvm_userspace_exit; reference kvm440-internals.md §6).
+ * the generic kvm_userspace_exit; docs/kvm440.md §6).
  * One line at a time, by hand (pointer scanning, no regex, no scanf), into
  * a fixed struct; constant memory. */
 #ifndef FTRACE_H

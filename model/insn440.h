@@ -1,6 +1,6 @@
 /* insn440: the instructions the 440 core traps on and KVM/440 emulates
- * (kernel emulate.c, booke_emulate.c, 44x_emulate.c of 2.6.30; reference §4),
- * the loads/stores of the MMIO path and the FP instructions the 405 model
+ * (kernel emulate.c, booke_emulate.c, 44x_emulate.c of 2.6.30;
+ * docs/kvm440.md §4), the loads/stores of the MMIO path and the FP instructions the 405 model
  * lacks, decoded by ONE match/mask table whose last row is the illegal
  * catch-all. Each row carries the op cpu440 dispatches on and the class the
  * cost model prices, so the core and the model cannot disagree. */

@@ -270,14 +270,10 @@ static sim_err open_in_place(outfile *o, const char *final, const char *name)
     return SIM_OK;
 }
 
-static sim_err open_temp(outfile *o, const char *final, const char *name,
-                         const struct stat *old, target k)
+/* mkstemp(o->tmp), registered for removal on a signal; the fd or -1
+ * (errno set). */
+static int make_temp(outfile *o)
 {
-    size_t n = strlen(final);
-    if (!(o->tmp = malloc(n + 12)))
-        return sim_fail(SIM_ERR_NOMEM, "out of memory");
-    memcpy(o->tmp, final, n);
-    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
     trap_signals();
     /* no signal between creating the file and registering it */
     sigset_t all, prev;
@@ -288,6 +284,20 @@ static sim_err open_temp(outfile *o, const char *final, const char *name,
     if (fd >= 0)
         o->slot = live_add(o->tmp);
     sigprocmask(SIG_SETMASK, &prev, NULL);
+    errno = err;
+    return fd;
+}
+
+static sim_err open_temp(outfile *o, const char *final, const char *name,
+                         const struct stat *old, target k)
+{
+    size_t n = strlen(final);
+    if (!(o->tmp = malloc(n + 12)))
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    memcpy(o->tmp, final, n);
+    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+    int fd = make_temp(o);
+    int err = errno;
     if (fd < 0)
         return sim_fail(SIM_ERR_IO, "%s: cannot create a temporary file "
                                     "beside it: %s", name, strerror(err));
@@ -353,6 +363,47 @@ sim_err outfile_open(outfile *o, const char *path)
     return SIM_OK;
 }
 
+sim_err outfile_open_named(outfile *o, const char *path)
+{
+    sim_err e = outfile_open(o, path);
+    if (e)
+        return e;
+    if (!o->tmp) {
+        outfile_abort(o);
+        return sim_fail(SIM_ERR_USAGE, "%s: this output is written by another "
+                                       "program: give a file name, not a "
+                                       "device, pipe or stdout", path);
+    }
+    fclose(o->f); /* empty: the program writes o->tmp */
+    o->f = NULL;
+    return SIM_OK;
+}
+
+sim_err outfile_scratch(outfile *o, const char *tag)
+{
+    memset(o, 0, sizeof *o);
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    size_t n = strlen(dir) + strlen(tag) + 16;
+    if (!(o->tmp = malloc(n)))
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    snprintf(o->tmp, n, "%s/sim-%s-XXXXXX", dir, tag);
+    int fd = make_temp(o);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        sim_err e = sim_fail(SIM_ERR_IO, "%s: cannot create a scratch file: "
+                                         "%s", dir, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        live_drop(o);
+        clear(o);
+        return e;
+    }
+    return SIM_OK;
+}
+
 /* 0, or the errno of the first failure: an earlier write (EIO: stdio
  * keeps no errno), the flush, the fsync (files only: a device or pipe has
  * nothing to sync). */
@@ -378,11 +429,20 @@ sim_err outfile_commit(outfile *o)
         clear(o);
         return e;
     }
-    int err = flush_error(o->f, o->tmp != NULL);
-    if (fclose(o->f) != 0 && !err)
-        err = errno;
+    int err = 0;
+    if (o->f) {
+        err = flush_error(o->f, o->tmp != NULL);
+        if (fclose(o->f) != 0 && !err)
+            err = errno;
+        o->f = NULL;
+    } else { /* outfile_open_named: another program wrote o->tmp */
+        int fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fsync(fd) != 0)
+            err = errno;
+        if (fd >= 0)
+            close(fd);
+    }
     int bad = err != 0;
-    o->f = NULL;
     sim_err e = SIM_OK;
     if (bad)
         e = sim_fail(SIM_ERR_IO, "%s: write failed: %s", o->path,
@@ -400,6 +460,7 @@ sim_err outfile_commit(outfile *o)
 
 void outfile_abort(outfile *o)
 {
+    /* a stream of this process (stdout) stays open */
     if (o->tmp || o->in_place) {
         if (o->f)
             fclose(o->f);

@@ -48,4 +48,14 @@ SIM_MUST_CHECK sim_err outfile_commit(outfile *o);
 /* Closes and removes the temporary file. Safe after a failed commit. */
 void outfile_abort(outfile *o);
 
+/* For an output another program writes by name (gnuplot's `set output`):
+ * o->tmp names an empty temporary file beside path for it, o->f is NULL;
+ * outfile_commit renames it into place, outfile_abort (or a signal)
+ * removes it. A device, pipe or stdout is refused (SIM_ERR_USAGE). */
+SIM_MUST_CHECK sim_err outfile_open_named(outfile *o, const char *path);
+/* A scratch file for intermediate data (a plot's data or script):
+ * $TMPDIR/sim-<tag>-XXXXXX (else /tmp), named o->tmp and open for writing
+ * in o->f; outfile_abort removes it, as does a signal. */
+SIM_MUST_CHECK sim_err outfile_scratch(outfile *o, const char *tag);
+
 #endif

@@ -50,6 +50,11 @@ double param_default(param_id id)
     return defs[id].def;
 }
 
+const char *param_source(param_id id)
+{
+    return defs[id].source;
+}
+
 int param_from_name(const char *name)
 {
     for (int i = 0; i < PARAM__COUNT; i++)
@@ -333,7 +338,7 @@ void params_write_doc(FILE *f)
         "440EP/EPx).\n"
         "\n"
         "Every default is a **default, not a fitted value**: it comes from\n"
-        "`reference/kvm440-internals.md` (section given) or is an assumption "
+        "`docs/kvm440.md` (section given) or is an assumption "
         "to\n"
         "be calibrated. Calibration may use the no-PV hardware table; the PV\n"
         "table is for validation only and is never used to set a parameter.\n"

@@ -2,7 +2,7 @@
  * (name, kind, unit, default, range, where the default comes from, help).
  * The table drives the INI reader (Debian libinih), `--set name=value`,
  * `sim params show` and docs/parameters.md. Defaults come from
- * reference/kvm440-internals.md (instruction counts of the real paths, 440
+ * docs/kvm440.md (instruction counts of the real paths, 440
  * geometry) or are labelled assumptions; none is fitted to a table. */
 #ifndef PARAMS_H
 #define PARAMS_H
@@ -21,11 +21,11 @@
 #define PK_LINES 3
 
 /* Where a default comes from (kept short: it is printed in the docs). */
-#define SRC_REF7   "ref §7 (PPC440x5 UM)"
-#define SRC_REF8   "ref §8 (booke_interrupts.S, booke.c)"
-#define SRC_REF3   "ref §3 (44x_tlb.c, head_44x.S)"
-#define SRC_REF4   "ref §4 (emulate.c, 44x_emulate.c)"
-#define SRC_REF2   "ref §2 (timing.c)"
+#define SRC_REF7   "docs/kvm440.md §7 (PPC440x5 UM)"
+#define SRC_REF8   "docs/kvm440.md §8 (booke_interrupts.S, booke.c)"
+#define SRC_REF3   "docs/kvm440.md §3 (44x_tlb.c, head_44x.S)"
+#define SRC_REF4   "docs/kvm440.md §4 (emulate.c, 44x_emulate.c)"
+#define SRC_REF2   "docs/kvm440.md §2 (timing.c)"
 #define SRC_ASSUME "assumption, to calibrate"
 /* An exit rate of validation/hw/ppc440-ubuntu-boot-nopv.txt, divided by its
  * guest-time share where only arrivals during guest time are exits. That
@@ -43,12 +43,12 @@
     X(core_hz, PK_INT, "Hz", 667e6, 1e6, 4e9, SRC_REF7,                        \
       "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used "  \
       "when a trace does not give one")                                        \
-    X(icache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(icache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,           \
       "I-cache size (32 KB on 440EP/EPx); handler + guest refills are capped " \
       "at its line count")                                                     \
-    X(dcache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,             \
+    X(dcache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,           \
       "D-cache size (32 KB on 440EP/EPx)")                                     \
-    X(cache_line_bytes, PK_POW2, "bytes", 32, 16, 128, SRC_REF7,                \
+    X(cache_line_bytes, PK_POW2, "bytes", 32, 16, 128, SRC_REF7,               \
       "cache line size (32 bytes on the 440)")                                 \
     X(utlb_entries, PK_INT, "entries", 64, 8, 128, SRC_REF7,                   \
       "hardware unified TLB entries (64 on the 440)")                          \
@@ -65,7 +65,7 @@
       "shadow TLB miss that hits the UTLB")                                    \
     X(guest_ram_mb, PK_INT, "MiB", 256, 1, 2048, SRC_ASSUME,                   \
       "guest RAM; a guest-TLB hit whose real address lies above it is MMIO")   \
-    /* ---- common path (reference §8: 170-190 asm instructions) ---- */      \
+    /* ---- common path (docs/kvm440.md §8: 170-190 asm instructions) ---- */  \
     X(cpi, PK_REAL, "cycles/insn", 1.2, 0.3, 20, SRC_ASSUME,                   \
       "cycles per handler instruction with warm caches (dual issue, but "      \
       "system instructions serialise in the complex-integer pipe)")            \
@@ -133,7 +133,7 @@
       "UTLB fills by the host and QEMU during a heavy exit's round trip")      \
     X(hostirq_host_pages, PK_INT, "pages", 4, 0, 64, SRC_ASSUME,               \
       "UTLB fills by a host interrupt handler")                                \
-    /* ---- emulation (reference §4) ---- */                                  \
+    /* ---- emulation (docs/kvm440.md §4) ---- */                              \
     X(decode_insns, PK_INT, "insns", 30, 0, 1000, SRC_ASSUME,                  \
       "kvmppc_emulate_instruction: get_op/get_xop switch")                     \
     X(emul_msr_insns, PK_INT, "insns", 12, 0, 1000, SRC_REF4,                  \
@@ -166,7 +166,7 @@
       "invalidation)")                                                         \
     X(release_cycles, PK_INT, "cycles", 60, 0, 5000, SRC_REF3,                 \
       "release one shadow entry: tlbwe invalid, put_page, trace")              \
-    /* ---- TLB misses (reference §3) ---- */                                 \
+    /* ---- TLB misses (docs/kvm440.md §3) ---- */                             \
     X(tlbmiss_insns, PK_INT, "insns", 30, 0, 1000, SRC_REF3,                   \
       "miss handler besides the guest TLB scan")                               \
     X(map_insns, PK_INT, "insns", 60, 0, 2000, SRC_REF3,                       \
@@ -298,6 +298,7 @@ double param_max(param_id id);
 int param_kind(param_id id);
 /* 1 if id is in PARAM_SWEEP_LINEAR, else 0 (stateful). */
 int param_is_linear(param_id id);
+const char *param_source(param_id id);
 /* Id from exact name; -1 if unknown. */
 int param_from_name(const char *name);
 /* The known name closest to an unknown one (for "did you mean"). */

@@ -70,6 +70,8 @@ typedef struct table_write_opts {
                            breakdown beneath it */
     double tb_per_usec; /* debugfs in 3.1+ form when > 0: sum_squared in
                            tick*usec, unused rows min = 0xFFFFFFFF/tb */
+    const char *accounting; /* json: "accounting" (how samples were added
+                               up: "2.6.29" or "3.1"); NULL: not known */
 } table_write_opts;
 
 SIM_MUST_CHECK sim_err table_write(FILE *f, const table *t, table_fmt fmt,

@@ -982,9 +982,9 @@ static sim_err json_rows(const char *name, json_t *root, const char *key,
 
 static sim_err parse_json_doc(table *t, json_t *root, const char *name)
 {
-    static const char *const keys[] = {"title",           "unit",
-                                       "traced_duration", "rows",
-                                       "never_hit",       "emulinst_breakdown"};
+    static const char *const keys[] = {
+        "title",     "unit",     "accounting",        "traced_duration",
+        "rows",      "never_hit", "emulinst_breakdown"};
     if (!json_is_object(root))
         return json_bad(name, "top level", "an object", root);
     const char *key;
@@ -996,7 +996,7 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
             known |= strcmp(key, keys[i]) == 0;
         if (!known)
             return sim_fail(SIM_ERR_FORMAT,
-                            "%s: expected a key (title unit "
+                            "%s: expected a key (title unit accounting "
                             "traced_duration rows never_hit "
                             "emulinst_breakdown), found '%.40s'",
                             name, key);
@@ -1025,6 +1025,14 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
         return sim_fail(SIM_ERR_FORMAT,
                         "%s: unit: expected \"usec\", found "
                         "%s%s%.20s",
+                        name, json_kind(j), json_is_string(j) ? " " : "",
+                        json_is_string(j) ? json_string_value(j) : "");
+    j = json_object_get(root, "accounting");
+    if (j && !(json_is_string(j) && (!strcmp(json_string_value(j), "2.6.29") ||
+                                     !strcmp(json_string_value(j), "3.1"))))
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: accounting: expected \"2.6.29\" or \"3.1\", "
+                        "found %s%s%.20s",
                         name, json_kind(j), json_is_string(j) ? " " : "",
                         json_is_string(j) ? json_string_value(j) : "");
     sim_err e = json_num(name, "top level", root, "traced_duration", true,
@@ -1423,7 +1431,8 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
     return o;
 }
 
-static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold)
+static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold,
+                          const char *accounting)
 {
     jb b = {true};
     json_t *root = json_object(), *rows = json_array(), *nh = json_array();
@@ -1435,6 +1444,8 @@ static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold)
     }
     jset(&b, root, "title", json_string(w->title));
     jset(&b, root, "unit", json_string("usec"));
+    if (accounting)
+        jset(&b, root, "accounting", json_string(accounting));
     jset(&b, root, "traced_duration", jval(w->traced_usec));
     for (int i = 0; i < EXIT__COUNT; i++) {
         if (table_row_has_data(&w->rows[i])) {
@@ -1493,7 +1504,9 @@ sim_err table_write(FILE *f, const table *t, table_fmt fmt,
     case TFMT_DEBUGFS: write_debugfs(f, w, o->tb_per_usec); break;
     case TFMT_PERF: write_perf(f, w); break;
     case TFMT_CSV: write_csv(f, w); break;
-    case TFMT_JSON: e = write_json(f, w, t, o->fold_emul); break;
+    case TFMT_JSON:
+        e = write_json(f, w, t, o->fold_emul, o->accounting);
+        break;
     default:
         return sim_fail(SIM_ERR_USAGE, "no table format %d to write", (int)fmt);
     }

@@ -1,5 +1,5 @@
 /* tlb440: the soft TLB of KVM on the 440 (2.6.29+ semantics, reference
- * kvm440-internals.md §3; kernel 44x_tlb.c, head_44x.S): the guest's
+ * docs/kvm440.md §3; kernel 44x_tlb.c, head_44x.S): the guest's
  * 64-entry software TLB, the 64-slot hardware UTLB shared by guest shadow
  * entries and host entries through one round-robin victim index
  * (tlb_44x_index, wrapping above tlb_44x_hwater, pinned host slots above it),
@@ -124,7 +124,7 @@ typedef struct tlb440_map_info {
 void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
                 tlb440_map_info *info);
 
-/* The PV magic page (reference §5; e500's kvmppc_map_magic transposed to
+/* The PV magic page (docs/kvm440.md §5; e500's kvmppc_map_magic transposed to
  * the 440, where no slot is reserved for it): a 4 KB TS=1 shadow of the
  * vcpu's shared page at real address ra, user and supervisor read/write,
  * TID 0 (every PID), in the next round-robin slot like any shadow, so it

@@ -5,7 +5,7 @@
 sim_cli_test(replay_model_cost_mix 0 replay_model_cost_mix.txt
   replay @cost_mix.bin --fold-emul --format perf)
 sim_cli_test(replay_model_stages 0 replay_model_stages.txt
-  replay @cost_mix.bin --stages --unit ticks --format csv)
+  replay @cost_mix.bin --stages --accounting 3.1 --format csv)
 sim_cli_test(replay_model_forced_on_ticks 0 "~ticks predicted \\(cycle model\\)"
   replay @synth500.bin --model)
 sim_cli_test(replay_measured_by_default 0 "~ticks synth \\(drawn from profile\\)"

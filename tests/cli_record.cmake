@@ -27,3 +27,4 @@ set_tests_properties(cli_host_rates_record_platform PROPERTIES TIMEOUT 300)
 sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
+sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)

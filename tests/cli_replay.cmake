@@ -7,7 +7,7 @@ sim_cli_test(replay_kvm 0 replay_synth500_kvm.txt replay @synth500.bin)
 sim_cli_test(replay_kvm_folded 0 replay_synth500_kvm_folded.txt
   replay @synth500.bin --fold-emul --title "synthetic 500")
 sim_cli_test(replay_debugfs_ticks 0 replay_synth500_debugfs_ticks.txt
-  replay @synth500.bin --format debugfs --unit ticks)
+  replay @synth500.bin --format debugfs --accounting 3.1)
 sim_cli_test(replay_csv 0 replay_synth500_csv.txt replay @synth500.bin --format csv)
 sim_cli_test(replay_help 0 "~usage: sim replay TRACE" replay --help)
 
@@ -27,6 +27,16 @@ sim_cli_test(replay_missing_file 2 "~no-such.bin" replay no-such.bin)
 sim_cli_test(replay_no_trace 2 "~missing TRACE" replay)
 sim_cli_test(replay_bad_format 2 "~unknown format 'xml'" replay @synth500.bin --format xml)
 sim_cli_test(replay_bad_unit 2 "~unknown unit 'ms'" replay @synth500.bin --unit ms)
+# --accounting chooses how samples add up; the unit stays usec and says so
+sim_cli_test(replay_bad_accounting 2 "~--accounting: expected 2.6.29 .* or 3.1 .*got 'ticks'"
+  replay @synth500.bin --accounting ticks)
+sim_cli_test(replay_accounting_kvm_header 0 "~accounting 3.1 \\(ticks added, divided to usec when printed\\). unit usec"
+  replay @synth500.bin --accounting 3.1)
+sim_cli_test(replay_accounting_json 0 "~\"accounting\": \"3.1\""
+  replay @synth500.bin --accounting 3.1 --format json)
+# the old name still works, with a word on stderr
+sim_cli_test(replay_unit_deprecated 0 "~--unit is deprecated.*use --accounting 3.1"
+  replay @synth500.bin --unit ticks --format csv)
 
 # synth: same seed, same bytes; bad options are usage errors
 sim_cli_test(synth_a 0 - trace synth --exits 5000 --seed 9 -o synth_a.bin)
@@ -48,19 +58,21 @@ sim_cli_test(synth_missing_profile 2 "~no-such-profile.txt"
   trace synth --exits 10 --profile no-such-profile.txt -o x.bin)
 
 # `sim replay` on a cpu440 trace reproduces the table `sim record` printed
-# (with the cycle model's ticks, and with the flat defaults), in both units
+# (with the cycle model's ticks, and with the flat defaults), with both
+# accountings
 foreach(v model flat)
-  foreach(u usec ticks)
+  foreach(a 2.6.29 3.1)
     if(v STREQUAL model)
       set(extra --model)
     else()
       set(extra "")
     endif()
-    add_test(NAME cli_record_replay_same_${v}_${u}
+    string(REPLACE "." "" an ${a})
+    add_test(NAME cli_record_replay_same_${v}_${an}
       COMMAND sh ${CMAKE_SOURCE_DIR}/tests/record_replay_same.sh $<TARGET_FILE:sim>
-              boot ${extra} --exits 30000 --unit ${u} --fold-emul -- --unit ${u} --fold-emul
+              boot ${extra} --exits 30000 --accounting ${a} --fold-emul -- --accounting ${a} --fold-emul
       WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
-    set_tests_properties(cli_record_replay_same_${v}_${u} PROPERTIES TIMEOUT 300)
+    set_tests_properties(cli_record_replay_same_${v}_${an} PROPERTIES TIMEOUT 300)
   endforeach()
 endforeach()
 

@@ -144,6 +144,23 @@ if rc != -sig:
 PY
   [ ! -e "$out" ] || fail "$out appeared although the run was killed"
   no_temp ;;
+plot)
+  # sweep --plot into a missing directory: refused before the work, so
+  # not even the sweep's own -o appears; a good --plot leaves no temporary
+  "$sim" trace synth --exits 2000 -o t.bin 2>/dev/null || fail "synth"
+  out=$("$sim" sweep t.bin --param cpi=1:2:0.5 -o sw.csv --plot nodir/x.png 2>&1); rc=$?
+  [ $rc = 2 ] || fail "exit code $rc, expected 2"
+  echo "$out" | grep -q "nodir/x.png: cannot write: directory nodir does not exist" || fail "said: $out"
+  [ ! -e sw.csv ] || fail "the sweep ran although --plot could not be written"
+  if command -v gnuplot >/dev/null 2>&1; then
+    TMPDIR=$PWD "$sim" sweep t.bin --param cpi=1:2:0.5 -o sw.csv --plot sw.png \
+      >/dev/null 2>&1 || fail "sweep --plot failed"
+    [ -s sw.png ] || fail "no plot"
+    [ -z "$(find . -name 'sim-plot-*')" ] || fail "the plot's data file was left behind"
+  else
+    echo "gnuplot not installed: the plot itself not drawn (the refusal was tested)"
+  fi
+  no_temp ;;
 record-int)
   # sim record's contract: Ctrl-C stops the guest and still leaves a
   # complete trace (its own SIGINT handler is kept)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # sweep_check.sh SIM TMPDIR CASE: CLI checks of `sim sweep` (tests/cli_sweep.cmake).
 #   replay    every row's total and per-row sums equal `sim replay --model
-#             --unit ticks --set ...` of the same point (the seed-profile
+#             --accounting 3.1 --set ...` of the same point (the seed-profile
 #             trace, two emulation costs, default parameters: auto replays)
 #   linear    the same with host interrupts off: the points come from one
 #             replay's statistics and still equal the replays
@@ -25,7 +25,7 @@ check_rows() {
   hdr=$(head -1 "$out")
   tail -n +2 "$out" > rows.txt
   while IFS=, read -r a b exact ticks rest; do
-    rep=$("$sim" replay $tr --model --unit ticks --format csv "$@" \
+    rep=$("$sim" replay $tr --model --accounting 3.1 --format csv "$@" \
           --set emul_spr_gen_insns="$a" --set emul_mtmsr_insns="$b" 2>&1)
     want=$(printf '%s\n' "$rep" | sed -n 's/.*sum of rows = traced duration.*(\([0-9]*\) of.*/\1/p')
     [ "$want" = "$ticks" ] || { echo "point $a,$b: sweep total $ticks, replay $want"; exit 1; }
@@ -104,7 +104,7 @@ sens)
   q="--set host_tick_hz=0 --set host_irq_hz=0"
   "$sim" sensitivity $tr $q --target -10% -o sens.csv > sens.txt
   cat sens.txt
-  total() { "$sim" replay $tr --model --unit ticks $q "$@" 2>&1 |
+  total() { "$sim" replay $tr --model --accounting 3.1 $q "$@" 2>&1 |
             sed -n 's/.*sum of rows = traced duration.*(\([0-9]*\) of.*/\1/p'; }
   t0=$(total)
   for p in icache_miss_cycles dispatch_insns cpi; do

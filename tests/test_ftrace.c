@@ -1,7 +1,7 @@
 /* test_ftrace: the ftrace text parser (model/ftrace), the importer's
  * classification (model/ftimport, model/classify) and the export round trip
  * (model/ftexport), on lines written from the kernel's TP_printk formats
- * (reference kvm440-internals.md §6). */
+ * (docs/kvm440.md §6). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

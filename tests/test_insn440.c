@@ -1,6 +1,6 @@
 /* Tests of the one 440 decode table (model/insn440), shared by cpu440 and
  * the cycle model: no two rows overlapping, the illegal row last, every
- * instruction KVM/440 emulates (reference §4) resolving to its row and
+ * instruction KVM/440 emulates (docs/kvm440.md §4) resolving to its row and
  * class, and the opcode index agreeing with a scan of the table. */
 #include "insn440.h"
 #include "ppc_enc.h"

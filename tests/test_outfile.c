@@ -149,6 +149,64 @@ static void test_abort_removes_temp(void)
     free(b);
 }
 
+/* An output another program writes by name: a temporary file beside it,
+ * renamed by commit; a stream cannot be one. */
+static void test_named_output(void)
+{
+    char d[512], p[600];
+    scratch("named", d, sizeof d);
+    snprintf(p, sizeof p, "%s/pic.png", d);
+    outfile o;
+    CU_ASSERT_FATAL(outfile_open_named(&o, p) == SIM_OK);
+    CU_ASSERT_PTR_NULL(o.f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o.tmp);
+    FILE *f = fopen(o.tmp, "w"); /* as gnuplot would */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("picture", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(access(p, F_OK), -1);
+    CU_ASSERT_FATAL(outfile_commit(&o) == SIM_OK);
+    size_t n;
+    unsigned char *b = test_slurp(p, &n);
+    CU_ASSERT(b && n == 7 && memcmp(b, "picture", 7) == 0);
+    free(b);
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    /* aborted: nothing appears */
+    snprintf(p, sizeof p, "%s/gone.png", d);
+    CU_ASSERT_FATAL(outfile_open_named(&o, p) == SIM_OK);
+    outfile_abort(&o);
+    CU_ASSERT_EQUAL(access(p, F_OK), -1);
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    /* a FIFO is refused */
+    snprintf(p, sizeof p, "%s/pipe", d);
+    CU_ASSERT_FATAL(mkfifo(p, 0600) == 0);
+    int rd = open(p, O_RDONLY | O_NONBLOCK);
+    CU_ASSERT_FATAL(rd >= 0);
+    CU_ASSERT_EQUAL(outfile_open_named(&o, p), SIM_ERR_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "written by another program"));
+    close(rd);
+}
+
+/* A scratch file lives in $TMPDIR and goes with abort. */
+static void test_scratch_file(void)
+{
+    char d[512];
+    scratch("scratch", d, sizeof d);
+    setenv("TMPDIR", d, 1);
+    outfile o;
+    sim_err e = outfile_scratch(&o, "unit");
+    unsetenv("TMPDIR");
+    CU_ASSERT_FATAL(e == SIM_OK);
+    CU_ASSERT(strncmp(o.tmp, d, strlen(d)) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.tmp, "/sim-unit-"));
+    fputs("data\n", o.f);
+    CU_ASSERT_EQUAL(access(o.tmp, F_OK), 0);
+    char keep[700];
+    snprintf(keep, sizeof keep, "%s", o.tmp);
+    outfile_abort(&o);
+    CU_ASSERT_EQUAL(access(keep, F_OK), -1);
+}
+
 /* In a child: open two outputs, then die of sig with both unfinished. */
 static void signal_case(int sig, const char *name)
 {
@@ -226,6 +284,8 @@ static CU_TestInfo tests[] = {
     {"a directory is refused", test_directory_refused},
     {"a FIFO is written in place, one output", test_fifo_in_place_one_output},
     {"abort removes the temporary file", test_abort_removes_temp},
+    {"an output written by another program", test_named_output},
+    {"a scratch file goes with abort", test_scratch_file},
     {"SIGTERM removes the temporary files", test_sigterm_removes_temps},
     {"SIGINT removes the temporary files", test_sigint_removes_temps},
     CU_TEST_INFO_NULL,

@@ -1,4 +1,4 @@
-/* Tests of cpu440's TLB virtualization (kvm440-internals §3): REAL / VIRT /
+/* Tests of cpu440's TLB virtualization (docs/kvm440.md §3): REAL / VIRT /
  * MMIO classification, the shadow TID rule and the release of guest-user
  * shadow entries on a PID change, guest tlbwe invalidating its shadows,
  * eviction by the host's own misses through the shared round-robin index,

@@ -41,3 +41,9 @@ endforeach()
 add_test(NAME hw_tables_pinned COMMAND sha256sum --check --strict SHA256SUMS
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/validation/hw)
 set_tests_properties(hw_tables_pinned PROPERTIES TIMEOUT 30)
+
+# The repository stands on its own: nothing cites notes outside it, and
+# every docs/kvm440.md §N cited exists (tests/self_contained.sh).
+add_test(NAME self_contained_citations
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/self_contained.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(self_contained_citations PROPERTIES TIMEOUT 30)

@@ -17,10 +17,12 @@ int cli_record(int argc, char **argv); /* cli_record.c (+ microbench) */
 int cli_microbench(int argc, char **argv);
 int cli_table(int argc, char **argv);  /* cli_table.c: show|convert|diff */
 int cli_params(int argc, char **argv); /* cli_params.c: show|doc */
+int cli_calibrate(int argc, char **argv); /* cli_calibrate.c */
 int cli_whatif(int argc, char **argv); /* cli_whatif.c */
 int cli_validate(int argc, char **argv); /* cli_validate.c */
 int cli_sweep(int argc, char **argv);  /* cli_sweep.c */
 int cli_sensitivity(int argc, char **argv); /* cli_sensitivity.c */
+int cli_measurable(int argc, char **argv);  /* cli_measurable.c */
 /* Defaults, then the INI file (may be NULL), then each "name=value"; 0 or
  * the exit code after printing the error (cli_params.c). */
 struct params;
@@ -46,9 +48,15 @@ typedef struct cli_sub {
  * the `noun` ("subcommand", "format") and the valid names. */
 int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
                  const cli_sub *subs, size_t n, void (*usage)(FILE *));
-/* Parses --unit: "usec" or "ticks"; 0 on success, else the usage error's
- * exit code (2) with the message printed. */
+/* Parses --accounting: "2.6.29" (each sample truncated to whole usec
+ * before it is added, as kernels 2.6.29-2.6.37) or "3.1" (timebase ticks
+ * added, divided to usec when printed, as 3.1+); tables are in usec either
+ * way. 0 on success, else the usage error's exit code (2). */
+int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u);
+/* The deprecated --unit usec|ticks, the same choice: warns on stderr. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
+/* "2.6.29" or "3.1", as --accounting takes it. */
+const char *cli_accounting_name(stats_unit u);
 
 /* Checks an output path before the work starts (outfile_check: a directory
  * or a missing directory is refused); 0, or the exit code after the

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_sweep.h"
+#include "outfile.h"
 
 static int is_svg(const char *path)
 {
@@ -25,26 +26,17 @@ static sim_err check_ext(const char *path)
                     path);
 }
 
-/* Runs gnuplot on script (data in `data`), output to path via a temporary
- * name. */
+/* Runs gnuplot on script, its picture written to path through outfile (a
+ * temporary name renamed when gnuplot succeeded). */
 static sim_err run_gnuplot(const char *path, const char *script)
 {
-    size_t l = strlen(path);
-    char *tmp = malloc(l + 16);
-    if (!tmp)
-        return sim_fail(SIM_ERR_NOMEM, "plot: out of memory");
-    snprintf(tmp, l + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        sim_err e = sim_fail(SIM_ERR_IO, "plot: cannot create %s", tmp);
-        free(tmp);
+    outfile of;
+    sim_err e = outfile_open_named(&of, path);
+    if (e)
         return e;
-    }
-    close(fd);
     FILE *g = popen("gnuplot 2>&1", "w");
     if (!g) {
-        unlink(tmp);
-        free(tmp);
+        outfile_abort(&of);
         return sim_fail(SIM_ERR_IO, "plot: cannot run gnuplot (Debian package "
                                     "gnuplot-nox)");
     }
@@ -53,28 +45,14 @@ static sim_err run_gnuplot(const char *path, const char *script)
                    "'white' noenhanced\n");
     else
         fprintf(g, "set terminal pngcairo size 900,600 noenhanced\n");
-    fprintf(g, "set output '%s'\n%s\nset output\n", tmp, script);
+    fprintf(g, "set output '%s'\n%s\nset output\n", of.tmp, script);
     int st = pclose(g);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        unlink(tmp);
-        free(tmp);
+        outfile_abort(&of);
         return sim_fail(SIM_ERR_IO, "plot: gnuplot failed (is gnuplot-nox "
                                     "installed?)");
     }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        free(tmp);
-        return sim_fail(SIM_ERR_IO, "plot: cannot rename to %s", path);
-    }
-    free(tmp);
-    return SIM_OK;
-}
-
-static FILE *data_file(char *name, size_t len)
-{
-    snprintf(name, len, "/tmp/sim-plot-XXXXXX");
-    int fd = mkstemp(name);
-    return fd < 0 ? NULL : fdopen(fd, "w");
+    return outfile_commit(&of);
 }
 
 sim_err sweep_plot(const char *path, const sweep_plan *pl,
@@ -86,10 +64,11 @@ sim_err sweep_plot(const char *path, const sweep_plan *pl,
     if (pl->naxes > 2)
         return sim_fail(SIM_ERR_USAGE, "plot: %d swept parameters; a plot "
                         "shows one (a line) or two (a heat map)", pl->naxes);
-    char dname[64];
-    FILE *d = data_file(dname, sizeof dname);
-    if (!d)
-        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    outfile data; /* gnuplot reads it by name; removed even on a signal */
+    if ((e = outfile_scratch(&data, "plot")))
+        return e;
+    FILE *d = data.f;
+    const char *dname = data.tmp;
     double prev = NAN;
     for (size_t i = 0; i < pl->npoints; i++) {
         if (!done[i])
@@ -106,7 +85,10 @@ sim_err sweep_plot(const char *path, const sweep_plan *pl,
         else
             fprintf(d, "%.10g %.10g %.9g\n", v[0], v[1], tot);
     }
-    fclose(d);
+    if (fflush(d) != 0) {
+        outfile_abort(&data);
+        return sim_fail(SIM_ERR_IO, "plot: cannot write the data file");
+    }
     char script[2048];
     const char *x = param_name(pl->axes[0].id);
     if (pl->naxes == 1)
@@ -126,7 +108,7 @@ sim_err sweep_plot(const char *path, const sweep_plan *pl,
                  x, param_unit(pl->axes[0].id), param_name(pl->axes[1].id),
                  param_unit(pl->axes[1].id), dname);
     e = run_gnuplot(path, script);
-    unlink(dname);
+    outfile_abort(&data);
     return e;
 }
 
@@ -137,15 +119,19 @@ sim_err tornado_plot(const char *path, const char *title,
     sim_err e = check_ext(path);
     if (e != SIM_OK)
         return e;
-    char dname[64];
-    FILE *d = data_file(dname, sizeof dname);
-    if (!d)
-        return sim_fail(SIM_ERR_IO, "plot: cannot create a data file");
+    outfile data; /* gnuplot reads it by name; removed even on a signal */
+    if ((e = outfile_scratch(&data, "plot")))
+        return e;
+    FILE *d = data.f;
+    const char *dname = data.tmp;
     /* largest bar on top: gnuplot draws row 0 at y = 0 (the bottom) */
     for (size_t k = n; k-- > 0;)
         fprintf(d, "%zu \"%s\" %.9g %.9g\n", n - 1 - k, labels[k], lo[k],
                 hi[k]);
-    fclose(d);
+    if (fflush(d) != 0) {
+        outfile_abort(&data);
+        return sim_fail(SIM_ERR_IO, "plot: cannot write the data file");
+    }
     char script[2048];
     snprintf(script, sizeof script,
              "set title '%s'\nset xlabel 'change of the run (%%)'\n"
@@ -157,6 +143,6 @@ sim_err tornado_plot(const char *path, const char *title,
              "lc rgb '#e76f51' title '10%% higher'\n",
              title, n, dname);
     e = run_gnuplot(path, script);
-    unlink(dname);
+    outfile_abort(&data);
     return e;
 }

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "outfile.h"
+
 /* gnuplot strings are in double quotes: keep the label printable. */
 static void quoted(FILE *f, const char *s)
 {
@@ -45,25 +47,24 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
                          const char *ref_label, const char *label,
                          const char *title)
 {
-    size_t n = strlen(base) + 32;
-    char *dat = malloc(n), *gp = malloc(n), *png = malloc(n), *svg = malloc(n);
-    char *png_t = malloc(n), *svg_t = malloc(n);
+    /* the data and the script are scratch files; the PNG and SVG go
+     * through outfile (temporary names, renamed when gnuplot succeeded) */
+    size_t n = strlen(base) + 8;
+    char *png = malloc(n), *svg = malloc(n);
+    outfile dat = {0}, gp = {0}, opng = {0}, osvg = {0};
     sim_err e = SIM_OK;
-    if (!dat || !gp || !png || !svg || !png_t || !svg_t) {
+    if (!png || !svg) {
         e = sim_fail(SIM_ERR_NOMEM, "plot: out of memory");
         goto out;
     }
-    snprintf(dat, n, "%s.dat.tmp", base);
-    snprintf(gp, n, "%s.gp.tmp", base);
     snprintf(png, n, "%s.png", base);
     snprintf(svg, n, "%s.svg", base);
-    snprintf(png_t, n, "%s.png.tmp", base);
-    snprintf(svg_t, n, "%s.svg.tmp", base);
-    FILE *d = fopen(dat, "w");
-    if (!d) {
-        e = sim_fail(SIM_ERR_IO, "plot: %s: %s", dat, strerror(errno));
+    if ((e = outfile_open_named(&opng, png)) ||
+        (e = outfile_open_named(&osvg, svg)) ||
+        (e = outfile_scratch(&dat, "plotcmp-data")) ||
+        (e = outfile_scratch(&gp, "plotcmp-gp")))
         goto out;
-    }
+    FILE *d = dat.f;
     /* rows holding >= 0.1% of either side's time, by the reference's */
     int rows = 0;
     for (int j = 0; j < c->n; j++) {
@@ -75,19 +76,14 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
                 r->pct_ref, r->pct, err);
         rows++;
     }
-    fclose(d);
-    FILE *g = fopen(gp, "w");
-    if (!g) {
-        e = sim_fail(SIM_ERR_IO, "plot: %s: %s", gp, strerror(errno));
-        goto out;
-    }
+    FILE *g = gp.f;
     for (int k = 0; k < 2; k++) {
         if (k == 0)
             fprintf(g, "set terminal pngcairo size 1200,800 font 'sans,11'\n");
         else
             fprintf(g, "set terminal svg size 1200,800 font 'sans,11'\n");
         fprintf(g, "set output ");
-        quoted(g, k == 0 ? png_t : svg_t);
+        quoted(g, k == 0 ? opng.tmp : osvg.tmp);
         fprintf(g, "\nset multiplot layout 2,1 title ");
         quoted(g, title);
         fprintf(g,
@@ -102,7 +98,7 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
                 "set yrange [0:*]\n"
                 "set title 'time share per row'\n"
                 "plot ");
-        quoted(g, dat);
+        quoted(g, dat.tmp);
         fprintf(g, " using 2:xtic(1) title ");
         quoted(g, ref_label);
         fprintf(g, " lc rgb '#4477aa', '' using 3 title ");
@@ -113,31 +109,28 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
                    "set title 'relative error (difference) of each row''s sum'\n"
                    "unset key\n"
                    "plot ");
-        quoted(g, dat);
+        quoted(g, dat.tmp);
         fprintf(g, " using 4:xtic(1) lc rgb '#228833'\n"
                    "unset multiplot\nset output\n");
     }
-    fclose(g);
+    if (fflush(d) != 0 || fflush(g) != 0) {
+        e = sim_fail(SIM_ERR_IO, "plot: cannot write the scratch files: %s",
+                     strerror(errno));
+        goto out;
+    }
     if (rows == 0) {
         e = sim_fail(SIM_ERR_RANGE, "plot: no row to draw");
         goto out;
     }
-    e = run_gnuplot(gp);
-    if (e == SIM_OK && (rename(png_t, png) != 0 || rename(svg_t, svg) != 0))
-        e = sim_fail(SIM_ERR_IO, "plot: renaming into %s: %s", png,
-                     strerror(errno));
+    e = run_gnuplot(gp.tmp);
+    if (e == SIM_OK && (e = outfile_commit(&opng)) == SIM_OK)
+        e = outfile_commit(&osvg);
 out:
-    if (dat) {
-        unlink(dat);
-        unlink(gp);
-        unlink(png_t);
-        unlink(svg_t);
-    }
-    free(dat);
-    free(gp);
+    outfile_abort(&opng); /* nothing left to remove after a commit */
+    outfile_abort(&osvg);
+    outfile_abort(&dat);
+    outfile_abort(&gp);
     free(png);
     free(svg);
-    free(png_t);
-    free(svg_t);
     return e;
 }

@@ -110,7 +110,7 @@ static void help(FILE *f)
         "\n"
         "options:\n"
         "  --pv           the paravirtual flavour (magic page, patched\n"
-        "                 SPR/MSR accesses, kvm440-internals.md section 5)\n"
+        "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  parameters (INI, `sim params show`): the host's\n"
         "                 rates always, the others with --model\n"
@@ -135,8 +135,8 @@ static void help(FILE *f)
         "EMUL_*\n"
         "                 breakdown beneath it (default for linux-boot;\n"
         "                 --no-fold-emul keeps the EMUL_* rows)\n"
-        "  --unit U       usec (default, as kernels 2.6.29-2.6.37 and `sim\n"
-        "                 replay`) or ticks (3.1+): see `sim replay --help`\n"
+        "  --accounting A 2.6.29 (default) or 3.1: how samples add up, see\n"
+        "                 `sim replay --help` (--unit usec|ticks: deprecated)\n"
         "  --linux-dir D  where linux-boot finds vmlinux, vmlinux-pv (--pv),\n"
         "                 sim440.dtb and sim440-pv.dtb (default: the build\n"
         "                 tree's linux/, made by `cmake --build <build>\n"
@@ -373,7 +373,8 @@ int cli_record(int argc, char **argv)
         {"no-console", no_argument, 0, 'C'},
         {"fold-emul", no_argument, 0, 'F'},
         {"no-fold-emul", no_argument, 0, 'f'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"model", no_argument, 0, 'm'},
         {"host-tick-hz", required_argument, 0, 'T'},
         {"extint-hz", required_argument, 0, 'E'},
@@ -442,6 +443,10 @@ int cli_record(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = 1; break;
+        case 'a':
+            if (cli_parse_accounting("record", optarg, &unit))
+                return 2;
+            break;
         case 'u':
             if (cli_parse_unit("record", optarg, &unit))
                 return 2;

@@ -50,10 +50,13 @@ static void help(FILE *f)
         "                 simulated second (the trace's own are dropped), a guest\n"
         "                 DEC expiring during an exit is delivered at its entry\n"
         "  --format FMT   kvm (default, the seed's layout), debugfs, perf, csv, json\n"
-        "  --unit U       usec (default): every sample truncated to whole usec before\n"
-        "                 accumulating, as kernels 2.6.29-2.6.37 did;\n"
-        "                 ticks: timebase ticks accumulated and divided when printed,\n"
-        "                 as 3.1+ did (debugfs then prints sum_squared in tick*usec)\n"
+        "  --accounting A how samples add up (the table is in usec either way,\n"
+        "                 docs/tables.md): 2.6.29 (default) truncates every\n"
+        "                 sample to whole usec before adding it, as kernels\n"
+        "                 2.6.29-2.6.37 did; 3.1 adds timebase ticks and divides\n"
+        "                 once when printing, as 3.1+ did (debugfs then prints\n"
+        "                 sum_squared in tick*usec). --unit usec|ticks: the old,\n"
+        "                 deprecated name\n"
         "  --fold-emul    one EMULINST row for all emulated instructions (the seed's\n"
         "                 layout), with the EMUL_* breakdown beneath it (kvm, json)\n"
         "  --title TEXT   first line of a kvm table (default: the trace's workload)\n"
@@ -67,7 +70,8 @@ int cli_replay(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
         {"title", required_argument, 0, 't'},
         {"output", required_argument, 0, 'o'},
@@ -102,6 +106,10 @@ int cli_replay(int argc, char **argv)
             fmt = (table_fmt)f;
             break;
         }
+        case 'a':
+            if (cli_parse_accounting("replay", optarg, &unit))
+                return 2;
+            break;
         case 'u':
             if (cli_parse_unit("replay", optarg, &unit))
                 return 2;
@@ -243,7 +251,7 @@ int cli_replay(int argc, char **argv)
         fprintf(of.f,
                 "# sim replay of %s: %llu records, %llu exits; source %s, "
                 "ticks %s\n"
-                "# timebase %llu Hz; unit convention %s\n",
+                "# timebase %llu Hz; accounting %s; unit usec\n",
                 base, (unsigned long long)res.records,
                 (unsigned long long)res.exits,
                 trace_source_name(res.header.source)
@@ -254,13 +262,15 @@ int cli_replay(int argc, char **argv)
                 : res.header.cost_label[0] ? res.header.cost_label
                                            : "measured",
                 (unsigned long long)res.header.tb_hz,
-                unit == STATS_USEC ? "2.6.29-2.6.37 (per-sample usec)"
-                                   : "3.1+ (ticks, divided at print)");
+                unit == STATS_USEC
+                    ? "2.6.29 (each sample truncated to usec, then added)"
+                    : "3.1 (ticks added, divided to usec when printed)");
     if (gline[0])
         fputs(gline, fmt == TFMT_KVM || compare ? of.f : stderr);
     table_write_opts wo = {.fold_emul = fold,
                            .tb_per_usec = unit == STATS_TICKS
-                                              ? (double)s.tb_per_usec : 0};
+                                              ? (double)s.tb_per_usec : 0,
+                           .accounting = cli_accounting_name(unit)};
     if (compare) {
         table fm, fp;
         const table *a = &measured, *b = &t;

@@ -300,6 +300,12 @@ int cli_sensitivity(int argc, char **argv)
         return cli_usage_error("sensitivity", optind >= argc
                                ? "missing TRACE" : "one TRACE expected");
     const char *trace = argv[optind];
+    /* every output checked before the work (model/outfile) */
+    int bad = cli_check_output(out);
+    if (!bad)
+        bad = cli_check_output(plot);
+    if (bad)
+        return bad;
     static params base;
     int rc = cli_params_resolve(&base, pfile, sets, nsets);
     if (rc != 0)

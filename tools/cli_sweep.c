@@ -301,6 +301,12 @@ int cli_sweep(int argc, char **argv)
     }
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
+    /* every output checked before the work (model/outfile) */
+    int bad = cli_check_output(out);
+    if (!bad)
+        bad = cli_check_output(plot);
+    if (bad)
+        return bad;
 
     static params base;
     int rc = cli_params_resolve(&base, pfile, sets, nsets);

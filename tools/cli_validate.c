@@ -22,6 +22,7 @@ static const struct {
     vkind_fn run;
 } kinds[] = {
     {"whatif", validate_whatif},
+    {"measurable", validate_measurable},
 };
 
 static void help(FILE *f)

@@ -40,7 +40,8 @@ static void help(FILE *f)
         "                 prices the baseline and the transformed stream\n"
         "  --format FMT   kvm (default: table + delta), debugfs, perf, csv, json\n"
         "                 (csv/debugfs: the predicted table only, as sim replay)\n"
-        "  --unit U       usec (default) or ticks, as sim replay\n"
+        "  --accounting A 2.6.29 (default) or 3.1, as sim replay (--unit:\n"
+        "                 deprecated)\n"
         "  --fold-emul    one EMULINST row (the seed's layout) in table and delta\n"
         "  --plot FILE    baseline vs predicted time share and per-row change:\n"
         "                 FILE.png and FILE.svg (gnuplot)\n"
@@ -74,7 +75,8 @@ int cli_whatif(int argc, char **argv)
         {"set", required_argument, 0, 's'},
         {"platform", required_argument, 0, 'L'},
         {"format", required_argument, 0, 'f'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
         {"plot", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},
@@ -114,6 +116,10 @@ int cli_whatif(int argc, char **argv)
             fmt = (table_fmt)x;
             break;
         }
+        case 'a':
+            if (cli_parse_accounting("whatif", optarg, &unit))
+                return 2;
+            break;
         case 'u':
             if (cli_parse_unit("whatif", optarg, &unit))
                 return 2;
@@ -135,6 +141,16 @@ int cli_whatif(int argc, char **argv)
         return cli_usage_error("whatif", "--transform is required (sim whatif "
                                          "--list names them)");
     const char *path = argv[optind];
+    /* every output checked before the work (model/outfile); --plot is the
+     * base of BASE.png and BASE.svg */
+    int bad = cli_check_output(out);
+    if (!bad && plot) {
+        char png[4096];
+        snprintf(png, sizeof png, "%s.png", plot);
+        bad = cli_check_output(png);
+    }
+    if (bad)
+        return bad;
     whatif_chain *chain;
     sim_err e = whatif_chain_parse(&chain, spec);
     if (e != SIM_OK) {
@@ -179,7 +195,8 @@ int cli_whatif(int argc, char **argv)
     table_write_opts two = {.fold_emul = fold,
                             .tb_per_usec = unit == STATS_TICKS
                                                ? (double)sp.tb_per_usec
-                                               : 0};
+                                               : 0,
+                            .accounting = cli_accounting_name(unit)};
     tcmp cmp;
     tcmp_make(&cmp, &tb, &tp, fold, 1.0);
     if (fmt == TFMT_JSON) {

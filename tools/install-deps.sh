@@ -9,7 +9,7 @@ if [ $# -gt 0 ]; then
   PKGS="$*"
 else
   PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
-        libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev
+        libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev nettle-dev
         libunicorn-dev libsystemc-dev libelf-dev gnuplot-nox
         openmpi-bin libopenmpi-dev
         gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"

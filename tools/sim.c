@@ -23,10 +23,12 @@ static const command commands[] = {
     {"trace", cli_trace, "trace files: info | dump | pack | synth"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
+    {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
     {"whatif", cli_whatif, "predict the table after an optimization (pv, no-iccci ...), with the delta"},
     {"validate", cli_validate, "predicted vs measured tables of the validation cases, pass/fail"},
     {"sweep", cli_sweep, "the model at every point of a parameter grid, one row per point"},
     {"sensitivity", cli_sensitivity, "parameters ranked by how much 10% of each moves the run"},
+    {"measurable", cli_measurable, "would a change in trap count show in measured wall times?"},
 };
 
 static void usage(FILE *f)
@@ -94,6 +96,21 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
                            names);
 }
 
+int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u)
+{
+    if (!strcmp(arg, "2.6.29"))
+        *u = STATS_USEC;
+    else if (!strcmp(arg, "3.1"))
+        *u = STATS_TICKS;
+    else
+        return cli_usage_error(cmd,
+                               "--accounting: expected 2.6.29 (each sample "
+                               "truncated to usec) or 3.1 (ticks summed), "
+                               "got '%s'",
+                               arg);
+    return 0;
+}
+
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
 {
     if (!strcmp(arg, "usec"))
@@ -102,7 +119,16 @@ int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
         *u = STATS_TICKS;
     else
         return cli_usage_error(cmd, "unknown unit '%s' (usec, ticks)", arg);
+    fprintf(stderr,
+            "sim %s: --unit is deprecated: it chooses the accounting, not the "
+            "unit (usec either way); use --accounting %s\n",
+            cmd, cli_accounting_name(*u));
     return 0;
+}
+
+const char *cli_accounting_name(stats_unit u)
+{
+    return u == STATS_USEC ? "2.6.29" : "3.1";
 }
 
 int cli_check_output(const char *path)

@@ -54,5 +54,7 @@ int validate_run_self(const char *log, const char *const *argv);
 /* Kinds. */
 sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                         size_t verdict_len, json_t *json);
+sim_err validate_measurable(vcase *c, vstatus *st, char *verdict,
+                            size_t verdict_len, json_t *json);
 
 #endif

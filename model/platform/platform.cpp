@@ -1,5 +1,5 @@
 // platform: the cycle model (model/cost) in SystemC simulated time (SystemC
-// 2.3.4, C++17; reference feasibility.md §3). Modules: the trace-driven
+// 2.3.4, C++17: docs/cost-model.md). Modules: the trace-driven
 // guest, the guest decrementer, the host scheduler (host tick + preemption),
 // the host interrupt source and QEMU user space (heavy exits and signals).
 // Synchronisation is per exit: the guest thread waits for its guest time or

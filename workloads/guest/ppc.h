@@ -1,7 +1,7 @@
 /* ppc: privileged-register access for the guest kernel, as Linux's
  * asm/reg.h / reg_booke.h spell it, in two flavours: native instructions
  * (each one a KVM exit), or with -DPV the magic-page accesses Linux's
- * kvm.c patches them into (kvm440-internals §5). */
+ * kvm.c patches them into (docs/kvm440.md §5). */
 #ifndef GUEST_PPC_H
 #define GUEST_PPC_H
 

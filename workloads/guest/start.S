@@ -3,7 +3,7 @@
  * pinned kernel entry, exception prologue/epilogue through SPRG scratch
  * registers and SRR0/1, the software TLB-miss handlers (tlbsx + three-word
  * tlbwe), context switch. With -DPV the SPR/MSR accesses Linux's kvm.c
- * patches become magic-page loads/stores (kvm440-internals §5). */
+ * patches become magic-page loads/stores (docs/kvm440.md §5). */
 #include "kvm_para.h"
 
 #define SPRN_SRR0 26

@@ -1,0 +1,1162 @@
+/* calib: the cycle model fitted to a hardware exit-timing table (GSL
+ * gsl_multifit_nlinear, trust region; docs/calibration.md). Every
+ * evaluation replays the (subsampled) trace through a fresh cost model with
+ * the same seed, so the objective is a deterministic function of the
+ * parameters and finite differences see common random numbers. */
+#include "calib.h"
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "replay.h"
+#include "trace.h"
+
+/* ---- defaults ---- */
+
+bool calib_default_candidate(param_id id)
+{
+    if (strcmp(param_source(id), SRC_ASSUME) != 0)
+        return false;
+    switch (id) {
+    case PARAM_seed:         /* the generator, not a cost */
+    case PARAM_guest_ram_mb: /* the guest's configuration */
+    case PARAM_guest_hz:     /* the guest kernel's HZ */
+    case PARAM_common_host_pages: /* whole pages walked in a loop: */
+    case PARAM_path_host_pages:   /* a finite difference sees a step */
+    case PARAM_qemu_host_pages:
+    case PARAM_hostirq_host_pages: return false;
+    default: return true;
+    }
+}
+
+void calib_opts_default(calib_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        o->fit[i] = calib_default_candidate((param_id)i);
+        o->lo[i] = param_min((param_id)i);
+        o->hi[i] = param_max((param_id)i);
+    }
+    o->subsample = 2000000;
+    o->threads = 2;
+    o->max_iter = 40;
+    o->rank_tol = 1e-2;
+    o->fd_step = 0.05;
+    o->unit = STATS_USEC;
+    o->full_check = true;
+}
+
+/* ---- the logistic transform of a range ---- */
+
+static double to_u(double x, double lo, double hi)
+{
+    double q = (x - lo) / (hi - lo);
+    if (q < 1e-9)
+        q = 1e-9;
+    if (q > 1 - 1e-9)
+        q = 1 - 1e-9;
+    return log(q / (1 - q));
+}
+static double to_x(double u, double lo, double hi)
+{
+    return lo + (hi - lo) / (1 + exp(-u));
+}
+static double dx_du(double u, double lo, double hi)
+{
+    double q = 1 / (1 + exp(-u));
+    return (hi - lo) * q * (1 - q);
+}
+
+/* ---- one evaluation: a replay of the records through the model ---- */
+
+typedef struct evaluator {
+    cost_model *m;
+    replay_cost_model hook;
+    stats s;
+    uint64_t min_ticks[EXIT__COUNT]; /* charged samples, in ticks */
+    uint64_t now;
+    int prev;                 /* type of the previous exit, -1 */
+    uint32_t prev_h, prev_g;  /* its ticks (charged at this exit) */
+    uint64_t exits;
+} evaluator;
+
+static sim_err ev_begin(evaluator *ev, const params *p, const trace_header *h,
+                        stats_unit unit)
+{
+    memset(ev, 0, sizeof *ev);
+    sim_err e = cost_new(&ev->m, p);
+    if (e != SIM_OK)
+        return e;
+    cost_replay_hook(ev->m, &ev->hook);
+    e = ev->hook.begin(ev->hook.ctx, h);
+    if (e != SIM_OK) {
+        cost_free(ev->m);
+        return e;
+    }
+    stats_init(&ev->s, unit, h->tb_hz);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        ev->min_ticks[t] = UINT64_MAX;
+    ev->prev = -1;
+    return SIM_OK;
+}
+
+static sim_err ev_records(evaluator *ev, const trace_rec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const trace_rec *r = &recs[i];
+        uint32_t h = 0, g = 0;
+        sim_err e = ev->hook.cost(ev->hook.ctx, r, &h, &g);
+        if (e != SIM_OK)
+            return e;
+        if (r->kind != TREC_EXIT)
+            continue;
+        if (ev->exits++ == 0)
+            ev->now = r->tb;
+        if (ev->prev >= 0) {
+            if (ev->prev_h < ev->min_ticks[ev->prev])
+                ev->min_ticks[ev->prev] = ev->prev_h;
+            if (ev->prev_g < ev->min_ticks[EXIT_TIMEINGUEST])
+                ev->min_ticks[EXIT_TIMEINGUEST] = ev->prev_g;
+        }
+        stats_exit(&ev->s, ev->now, r->type);
+        ev->now += h;
+        stats_enter(&ev->s, ev->now);
+        ev->now += g;
+        ev->prev = r->type;
+        ev->prev_h = h;
+        ev->prev_g = g;
+    }
+    return SIM_OK;
+}
+
+/* What the objective reads of one evaluation, per row of the hw table. */
+typedef struct evalout {
+    double avg[EXIT__COUNT], sd[EXIT__COUNT], min[EXIT__COUNT];
+    uint64_t count[EXIT__COUNT];
+    double guest_from_trace;
+} evalout;
+
+static void ev_end(evaluator *ev, bool fold, evalout *o)
+{
+    table t;
+    stats_to_table(&ev->s, &t);
+    uint64_t mt[EXIT__COUNT];
+    memcpy(mt, ev->min_ticks, sizeof mt);
+    if (fold) {
+        table_fold_emul(&t, &t);
+        for (int i = 0; i < EXIT__COUNT; i++)
+            if (exit_is_emul((exit_type)i) && mt[i] < mt[EXIT_EMULINST])
+                mt[EXIT_EMULINST] = mt[i];
+    }
+    double tbpu = (double)ev->s.tb_per_usec;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const table_row *r = &t.rows[i];
+        o->count[i] = r->present ? r->count : 0;
+        o->avg[i] = o->count[i] ? r->avg : 0;
+        o->sd[i] = o->count[i] ? r->stddev : 0;
+        /* the true (untruncated) minimum: continuous in the parameters */
+        o->min[i] = mt[i] == UINT64_MAX ? 0 : (double)mt[i] / tbpu;
+    }
+    uint64_t gt, gm;
+    cost_guest_counts(ev->m, &gt, &gm);
+    o->guest_from_trace = gt + gm ? (double)gt / (double)(gt + gm) : 0;
+    cost_free(ev->m);
+    ev->m = NULL;
+}
+
+/* ---- the fit's context ---- */
+
+typedef struct fitctx {
+    const calib_opts *o;
+    const table *hw;
+    trace_header h;
+    trace_rec *recs; /* the (subsampled) records */
+    size_t nrecs;
+    params base;
+    int ncand, cand[PARAM__COUNT]; /* candidate ids */
+    int nfree, free_[PARAM__COUNT]; /* indices into cand being fitted */
+    double u_all[PARAM__COUNT];     /* transformed values of all candidates */
+    bool fold;
+    int nused, used[EXIT__COUNT];
+    double w[EXIT__COUNT];
+    double tgt_min[EXIT__COUNT]; /* hw min (usec) */
+    double min_width; /* 1 usec (2.6.29 truncation), 0 (3.1+ ticks) */
+    size_t nres;
+    unsigned evals;
+    /* last evaluation, for the df callback (GSL calls f(x) before df(x)) */
+    gsl_vector *last_x, *last_f;
+    bool have_last;
+    sim_err err; /* first evaluation error */
+    char errmsg[512];
+} fitctx;
+
+/* Params from the candidates' transformed values u_all. */
+static void params_at(const fitctx *c, const double *u_all, params *p)
+{
+    *p = c->base;
+    for (int k = 0; k < c->ncand; k++) {
+        int id = c->cand[k];
+        p->v[id] = to_x(u_all[k], c->o->lo[id], c->o->hi[id]);
+    }
+}
+
+static sim_err evaluate(fitctx *c, const params *p, evalout *out)
+{
+    evaluator ev;
+    sim_err e = ev_begin(&ev, p, &c->h, c->o->unit);
+    if (e != SIM_OK)
+        return e;
+    e = ev_records(&ev, c->recs, c->nrecs);
+    ev_end(&ev, c->fold, out);
+    return e;
+}
+
+static double rel(double model, double hw)
+{
+    return (model - hw) / (fabs(hw) > 1 ? fabs(hw) : 1);
+}
+
+static void residuals(const fitctx *c, const evalout *e, double *f)
+{
+    size_t k = 0;
+    for (int j = 0; j < c->nused; j++) {
+        int i = c->used[j];
+        const table_row *r = &c->hw->rows[i];
+        double w = c->w[i];
+        f[k++] = w * rel(e->avg[i], r->avg);
+        /* stddevs span orders of magnitude (rare long exits): log ratio */
+        f[k++] = w * CALIB_W_SD *
+                 log((e->sd[i] + CALIB_SD_FLOOR) / (r->stddev + CALIB_SD_FLOOR));
+        /* a printed min m says the true minimum lies in [m, m + 1) usec
+         * (2.6.29 truncates each sample): no residual inside, the
+         * distance to the interval outside */
+        double lo = c->tgt_min[i], mm = e->min[i], hi = lo + c->min_width;
+        double d = mm < lo ? mm - lo : mm > hi ? mm - hi : 0;
+        f[k++] = w * CALIB_W_MIN * d / (lo > 1 ? lo : 1);
+    }
+}
+
+/* ---- parallel finite differences ---- */
+
+typedef struct fdjob {
+    fitctx *c;
+    const double *u0;     /* all candidates */
+    const int *cols;      /* candidate indices of the columns */
+    int ncols, first, step;
+    double *out;          /* ncols x nres, row-major by column */
+    sim_err err;
+    char errmsg[512];
+} fdjob;
+
+static void *fd_worker(void *arg)
+{
+    fdjob *j = arg;
+    fitctx *c = j->c;
+    double u[PARAM__COUNT];
+    for (int q = j->first; q < j->ncols; q += j->step) {
+        memcpy(u, j->u0, sizeof(double) * (size_t)c->ncand);
+        u[j->cols[q]] += c->o->fd_step;
+        params p;
+        params_at(c, u, &p);
+        evalout e;
+        sim_err err = evaluate(c, &p, &e);
+        if (err != SIM_OK) {
+            j->err = err;
+            snprintf(j->errmsg, sizeof j->errmsg, "%s", sim_errmsg());
+            return NULL;
+        }
+        residuals(c, &e, j->out + (size_t)q * c->nres);
+    }
+    return NULL;
+}
+
+/* Residuals at u0 + step e_col for each of ncols columns into out (ncols x
+ * nres), using o->threads threads; each column is one independent,
+ * deterministic evaluation, so the thread count cannot change results. */
+static sim_err fd_columns(fitctx *c, const double *u0, const int *cols,
+                          int ncols, double *out)
+{
+    unsigned nt = c->o->threads ? c->o->threads : 1;
+    if (nt > (unsigned)ncols)
+        nt = (unsigned)ncols;
+    if (nt > 64)
+        nt = 64;
+    fdjob jobs[64];
+    pthread_t th[64];
+    for (unsigned t = 0; t < nt; t++)
+        jobs[t] = (fdjob){c, u0, cols, ncols, (int)t, (int)nt, out, SIM_OK,
+                          ""};
+    for (unsigned t = 1; t < nt; t++)
+        if (pthread_create(&th[t], NULL, fd_worker, &jobs[t]) != 0)
+            return sim_fail(SIM_ERR_NOMEM, "calibrate: cannot start a thread");
+    fd_worker(&jobs[0]);
+    for (unsigned t = 1; t < nt; t++)
+        pthread_join(th[t], NULL);
+    c->evals += (unsigned)ncols;
+    for (unsigned t = 0; t < nt; t++)
+        if (jobs[t].err != SIM_OK)
+            return sim_fail(jobs[t].err, "%s", jobs[t].errmsg);
+    return SIM_OK;
+}
+
+/* ---- GSL callbacks (over the free candidates) ---- */
+
+static void u_all_from(const fitctx *c, const gsl_vector *x, double *u)
+{
+    memcpy(u, c->u_all, sizeof(double) * (size_t)c->ncand);
+    for (int k = 0; k < c->nfree; k++)
+        u[c->free_[k]] = gsl_vector_get(x, (size_t)k);
+}
+
+static int cb_f(const gsl_vector *x, void *arg, gsl_vector *f)
+{
+    fitctx *c = arg;
+    double u[PARAM__COUNT];
+    u_all_from(c, x, u);
+    params p;
+    params_at(c, u, &p);
+    evalout e;
+    sim_err err = evaluate(c, &p, &e);
+    c->evals++;
+    if (err != SIM_OK) {
+        if (c->err == SIM_OK) {
+            c->err = err;
+            snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
+        }
+        return GSL_EBADFUNC;
+    }
+    residuals(c, &e, f->data);
+    gsl_vector_memcpy(c->last_x, x);
+    gsl_vector_memcpy(c->last_f, f);
+    c->have_last = true;
+    return GSL_SUCCESS;
+}
+
+static int cb_df(const gsl_vector *x, void *arg, gsl_matrix *J)
+{
+    fitctx *c = arg;
+    gsl_vector *f0 = gsl_vector_alloc(c->nres);
+    if (!c->have_last || !gsl_vector_equal(c->last_x, x))
+        if (cb_f(x, c, f0) != GSL_SUCCESS) {
+            gsl_vector_free(f0);
+            return GSL_EBADFUNC;
+        }
+    gsl_vector_memcpy(f0, c->last_f);
+    double u[PARAM__COUNT];
+    u_all_from(c, x, u);
+    double *out = malloc(sizeof(double) * c->nres * (size_t)c->nfree);
+    if (!out) {
+        gsl_vector_free(f0);
+        return GSL_ENOMEM;
+    }
+    sim_err err = fd_columns(c, u, c->free_, c->nfree, out);
+    if (err != SIM_OK) {
+        if (c->err == SIM_OK) {
+            c->err = err;
+            snprintf(c->errmsg, sizeof c->errmsg, "%s", sim_errmsg());
+        }
+        free(out);
+        gsl_vector_free(f0);
+        return GSL_EBADFUNC;
+    }
+    for (int k = 0; k < c->nfree; k++)
+        for (size_t i = 0; i < c->nres; i++)
+            gsl_matrix_set(J, i, (size_t)k,
+                           (out[(size_t)k * c->nres + i] - f0->data[i]) /
+                               c->o->fd_step);
+    free(out);
+    gsl_vector_free(f0);
+    return GSL_SUCCESS;
+}
+
+static void progress(const calib_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void progress(const calib_opts *o, const char *fmt, ...)
+{
+    if (!o->progress)
+        return;
+    char line[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->progress(o->progress_ctx, line);
+}
+
+typedef struct cbstate {
+    fitctx *c;
+    calib_result *r;
+} cbstate;
+
+static void cb_iter(const size_t iter, void *arg,
+                    const gsl_multifit_nlinear_workspace *w)
+{
+    cbstate *s = arg;
+    gsl_vector *f = gsl_multifit_nlinear_residual(w);
+    double chi = gsl_blas_dnrm2(f);
+    s->r->iterations = (unsigned)iter;
+    progress(s->c->o, "calibrate: iteration %zu, cost %.6g (start %.6g), %u "
+             "replays", iter, 0.5 * chi * chi, s->r->cost0, s->c->evals);
+}
+
+/* ---- loading the (subsampled) trace ---- */
+
+static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
+{
+    trace_footer foot;
+    trace_header h;
+    uint64_t nex = 0;
+    if (trace_read_footer(path, &h, &foot) == SIM_OK)
+        nex = foot.n_exits;
+    sim_clear_error();
+    trace_reader *rd;
+    sim_err e = trace_reader_open(&rd, path);
+    if (e != SIM_OK)
+        return e;
+    c->h = *trace_reader_header(rd);
+    uint64_t want = c->o->subsample;
+    bool sub = want > 0 && nex > want;
+    /* blocks of L consecutive exits every stride exits */
+    uint64_t L = sub ? want / CALIB_BLOCKS : 0;
+    uint64_t stride = sub ? nex / CALIB_BLOCKS : 0;
+    if (sub && L == 0)
+        L = 1;
+    size_t cap = 0;
+    uint64_t exits = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        for (size_t i = 0; i < n; i++) {
+            const trace_rec *q = &recs[i];
+            bool keep = true;
+            if (q->kind == TREC_EXIT) {
+                if (sub) {
+                    uint64_t b = exits / stride, off = exits % stride;
+                    keep = b < CALIB_BLOCKS && off < L;
+                }
+                exits++;
+                r->row[q->type].count_trace++;
+            }
+            if (!keep)
+                continue;
+            if (c->nrecs == cap) {
+                size_t nc = cap ? cap * 2 : 65536;
+                trace_rec *nr = realloc(c->recs, nc * sizeof *nr);
+                if (!nr) {
+                    trace_reader_close(rd);
+                    return sim_fail(SIM_ERR_NOMEM,
+                                    "calibrate: %s: out of memory holding "
+                                    "the records (use --subsample)",
+                                    path);
+                }
+                c->recs = nr;
+                cap = nc;
+            }
+            c->recs[c->nrecs++] = *q;
+        }
+    }
+    trace_reader_close(rd);
+    if (e != SIM_OK)
+        return e;
+    r->trace_exits = exits;
+    if (exits == 0)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "calibrate: %s: the trace has no exits", path);
+    uint64_t kept = 0;
+    for (size_t i = 0; i < c->nrecs; i++)
+        kept += c->recs[i].kind == TREC_EXIT;
+    r->fit_exits = kept;
+    return SIM_OK;
+}
+
+/* ---- rows: which enter the objective, weights, mix ---- */
+
+static bool table_has_emul_rows(const table *t)
+{
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (exit_is_emul((exit_type)i) && t->rows[i].present &&
+            t->rows[i].count > 0)
+            return true;
+    return false;
+}
+
+static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
+{
+    const table *hw = c->hw;
+    c->fold = hw->rows[EXIT_EMULINST].present && !table_has_emul_rows(hw);
+    r->fold_emul = c->fold;
+    if (c->fold) { /* the trace's EMUL_* counts go to EMULINST */
+        for (int i = 0; i < EXIT__COUNT; i++)
+            if (exit_is_emul((exit_type)i)) {
+                r->row[EXIT_EMULINST].count_trace += r->row[i].count_trace;
+                r->row[i].count_trace = 0;
+            }
+    }
+    /* the trace's guest entries: every exit but the last is charged */
+    r->row[EXIT_TIMEINGUEST].count_trace =
+        r->trace_exits ? r->trace_exits - 1 : 0;
+    double traced = hw->traced_usec;
+    double sum_all = 0;
+    uint64_t hw_exits = 0, tr_exits = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const table_row *t = &hw->rows[i];
+        if (t->present && isfinite(t->sum))
+            sum_all += t->sum;
+        if (i == EXIT_TIMEINGUEST)
+            continue;
+        if (t->present)
+            hw_exits += t->count;
+        tr_exits += r->row[i].count_trace;
+    }
+    if (!(traced > 0))
+        traced = sum_all;
+    r->hw_exits = hw_exits;
+    r->total_hw = traced;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        calib_row *w = &r->row[i];
+        const table_row *t = &hw->rows[i];
+        w->count_hw = t->present ? t->count : 0;
+        if (i != EXIT_TIMEINGUEST) {
+            w->mix_hw = hw_exits ? (double)w->count_hw / (double)hw_exits : 0;
+            w->mix_trace =
+                tr_exits ? (double)w->count_trace / (double)tr_exits : 0;
+        }
+        w->avg_hw = t->avg;
+        w->sd_hw = t->stddev;
+        w->min_hw = t->min;
+        w->sum_hw = t->sum;
+        w->time_share = traced > 0 && isfinite(t->sum) ? t->sum / traced : 0;
+        w->avg_full = w->sum_full = NAN;
+        if (!(w->count_hw > 0 && w->count_trace > 0))
+            continue;
+        if (!isfinite(t->avg) || !isfinite(t->stddev) || !isfinite(t->min))
+            return sim_fail(SIM_ERR_FORMAT,
+                            "calibrate: the table's row %s lacks avg, "
+                            "stddev or min",
+                            exit_name((exit_type)i));
+        w->used = true;
+        w->weight = sqrt(w->time_share > CALIB_MIN_SHARE ? w->time_share
+                                                          : CALIB_MIN_SHARE);
+        c->w[i] = w->weight;
+        c->tgt_min[i] = t->min;
+        c->used[c->nused++] = i;
+    }
+    if (c->nused == 0 || (c->nused == 1 && c->used[0] == EXIT_TIMEINGUEST))
+        return sim_fail(SIM_ERR_FORMAT,
+                        "calibrate: the table and the trace %s have no exit "
+                        "row in common (table rows with a count: none of "
+                        "them in the trace)",
+                        path);
+    c->nres = 3 * (size_t)c->nused;
+    return SIM_OK;
+}
+
+/* ---- identifiability ---- */
+
+/* Fills J (nres x ncand) at u_all; returns the residuals at u_all in f0. */
+static sim_err jacobian_all(fitctx *c, const double *u_all, double *f0,
+                            gsl_matrix *J)
+{
+    params p;
+    params_at(c, u_all, &p);
+    evalout e;
+    sim_err err = evaluate(c, &p, &e);
+    c->evals++;
+    if (err != SIM_OK)
+        return err;
+    residuals(c, &e, f0);
+    int cols[PARAM__COUNT];
+    for (int k = 0; k < c->ncand; k++)
+        cols[k] = k;
+    double *out = malloc(sizeof(double) * c->nres * (size_t)c->ncand);
+    if (!out)
+        return sim_fail(SIM_ERR_NOMEM, "calibrate: out of memory");
+    err = fd_columns(c, u_all, cols, c->ncand, out);
+    if (err == SIM_OK)
+        for (int k = 0; k < c->ncand; k++)
+            for (size_t i = 0; i < c->nres; i++)
+                gsl_matrix_set(J, i, (size_t)k,
+                               (out[(size_t)k * c->nres + i] - f0[i]) /
+                                   c->o->fd_step);
+    free(out);
+    return err;
+}
+
+static double col_norm(const gsl_matrix *J, size_t k)
+{
+    gsl_vector_const_view v = gsl_matrix_const_column(J, k);
+    return gsl_blas_dnrm2(&v.vector);
+}
+
+/* Decides which candidates are fitted: columns without effect are unseen;
+ * of the rest, a pivoted QR keeps the columns whose |R_ii| exceed rank_tol
+ * x |R_00|; each dropped one is named with the fitted column it is most
+ * parallel to. Also the singular values and the weakest combinations. */
+static void identify(fitctx *c, const gsl_matrix *J, calib_result *r)
+{
+    size_t n = J->size1, p = J->size2;
+    double maxn = 0;
+    for (size_t k = 0; k < p; k++)
+        if (col_norm(J, k) > maxn)
+            maxn = col_norm(J, k);
+    int seen[PARAM__COUNT], nseen = 0;
+    for (size_t k = 0; k < p; k++) {
+        calib_param *cp = &r->par[k];
+        if (maxn == 0 || col_norm(J, k) <= 1e-6 * maxn) {
+            cp->state = CALIB_UNSEEN;
+            snprintf(cp->why, sizeof cp->why,
+                     "no effect on any row of the table");
+        } else
+            seen[nseen++] = (int)k;
+    }
+    c->nfree = 0;
+    if (nseen == 0)
+        return;
+    /* A = the seen columns, padded with zero rows to at least as many rows
+     * as columns (GSL's SVD wants M >= N) */
+    size_t rows = n > (size_t)nseen ? n : (size_t)nseen;
+    gsl_matrix *A = gsl_matrix_calloc(rows, (size_t)nseen);
+    for (int j = 0; j < nseen; j++)
+        for (size_t i = 0; i < n; i++)
+            gsl_matrix_set(A, i, (size_t)j, gsl_matrix_get(J, i, (size_t)seen[j]));
+
+    /* singular values and the weakest right singular vectors */
+    gsl_matrix *U = gsl_matrix_alloc(rows, (size_t)nseen);
+    gsl_matrix_memcpy(U, A);
+    gsl_matrix *V = gsl_matrix_alloc((size_t)nseen, (size_t)nseen);
+    gsl_vector *S = gsl_vector_alloc((size_t)nseen);
+    gsl_vector *wk = gsl_vector_alloc((size_t)nseen);
+    gsl_linalg_SV_decomp(U, V, S, wk);
+    double s0 = gsl_vector_get(S, 0);
+    r->nsv = nseen;
+    for (int j = 0; j < nseen; j++)
+        r->sv[j] = s0 > 0 ? gsl_vector_get(S, (size_t)j) / s0 : 0;
+    int nnote = 0;
+    for (int j = nseen - 1; j >= 0 && nnote < 4; j--) {
+        if (r->sv[j] >= c->o->rank_tol)
+            break;
+        /* the combination: its three largest components */
+        char *b = r->sv_note[nnote];
+        size_t off = (size_t)snprintf(b, 200, "s/s0 = %.1e:", r->sv[j]);
+        bool used_k[PARAM__COUNT] = {false};
+        for (int t = 0; t < 3; t++) {
+            int best = -1;
+            double bv = 0;
+            for (int q = 0; q < nseen; q++) {
+                double v = fabs(gsl_matrix_get(V, (size_t)q, (size_t)j));
+                if (!used_k[q] && v > bv) {
+                    bv = v;
+                    best = q;
+                }
+            }
+            if (best < 0 || bv < 0.1)
+                break;
+            used_k[best] = true;
+            double v = gsl_matrix_get(V, (size_t)best, (size_t)j);
+            if (off < 200)
+                off += (size_t)snprintf(b + off, 200 - off, " %+.2f %s", v,
+                                        param_name(c->cand[seen[best]]));
+        }
+        nnote++;
+    }
+
+    /* pivoted QR: the well-determined subset */
+    gsl_matrix *Q = gsl_matrix_alloc(rows, (size_t)nseen);
+    gsl_matrix_memcpy(Q, A);
+    gsl_vector *tau = gsl_vector_alloc((size_t)nseen);
+    gsl_permutation *perm = gsl_permutation_alloc((size_t)nseen);
+    gsl_vector *norm = gsl_vector_alloc((size_t)nseen);
+    int sign;
+    gsl_linalg_QRPT_decomp(Q, tau, perm, &sign, norm);
+    double r00 = fabs(gsl_matrix_get(Q, 0, 0));
+    int rank = 0;
+    for (int j = 0; j < nseen; j++) {
+        if (fabs(gsl_matrix_get(Q, (size_t)j, (size_t)j)) <=
+            c->o->rank_tol * r00)
+            break;
+        rank++;
+    }
+    bool fitted[PARAM__COUNT] = {false};
+    for (int j = 0; j < rank; j++) {
+        int k = seen[gsl_permutation_get(perm, (size_t)j)];
+        fitted[k] = true;
+    }
+    /* keep the fitted ones in candidate order (stable output) */
+    for (int k = 0; k < c->ncand; k++)
+        if (fitted[k]) {
+            c->free_[c->nfree++] = k;
+            r->par[k].state = CALIB_FITTED;
+        }
+    for (int j = 0; j < nseen; j++) {
+        int k = seen[j];
+        if (fitted[k])
+            continue;
+        /* the fitted column it is most parallel to */
+        double best = 0;
+        int bk = -1;
+        gsl_vector_const_view a = gsl_matrix_const_column(J, (size_t)k);
+        for (int q = 0; q < c->nfree; q++) {
+            gsl_vector_const_view b =
+                gsl_matrix_const_column(J, (size_t)c->free_[q]);
+            double d;
+            gsl_blas_ddot(&a.vector, &b.vector, &d);
+            double cs = d / (gsl_blas_dnrm2(&a.vector) *
+                             gsl_blas_dnrm2(&b.vector));
+            if (fabs(cs) > fabs(best)) {
+                best = cs;
+                bk = c->free_[q];
+            }
+        }
+        r->par[k].state = CALIB_COLLINEAR;
+        if (bk >= 0)
+            snprintf(r->par[k].why, sizeof r->par[k].why,
+                     "undetermined: its effect lies in that of the fitted "
+                     "ones (most like %s, cos %+.3f)",
+                     param_name(c->cand[bk]), best);
+        else
+            snprintf(r->par[k].why, sizeof r->par[k].why, "undetermined");
+    }
+    gsl_matrix_free(A);
+    gsl_matrix_free(U);
+    gsl_matrix_free(V);
+    gsl_vector_free(S);
+    gsl_vector_free(wk);
+    gsl_matrix_free(Q);
+    gsl_vector_free(tau);
+    gsl_permutation_free(perm);
+    gsl_vector_free(norm);
+}
+
+/* ---- the run ---- */
+
+static double objective(const double *f, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += f[i] * f[i];
+    return 0.5 * s;
+}
+
+/* Rows of the result from one evaluation at the final point. */
+static void fill_rows(const fitctx *c, const evalout *e, calib_result *r,
+                      bool start)
+{
+    /* counts scaled from the trace to the table's number of exits */
+    double scale = r->trace_exits
+                       ? (double)r->hw_exits / (double)r->trace_exits
+                       : 0;
+    double total = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        calib_row *w = &r->row[i];
+        if (!w->count_trace)
+            continue;
+        if (start) {
+            w->avg0 = e->avg[i];
+            w->sd0 = e->sd[i];
+            w->min0 = e->min[i];
+            continue;
+        }
+        w->avg = e->avg[i];
+        w->sd = e->sd[i];
+        w->min = e->min[i];
+        w->sum = e->avg[i] * (double)w->count_trace * scale;
+        total += w->sum;
+    }
+    (void)c;
+    if (!start)
+        r->total = total;
+}
+
+static sim_err full_check(fitctx *c, const char *path, calib_result *r)
+{
+    trace_reader *rd;
+    sim_err e = trace_reader_open(&rd, path);
+    if (e != SIM_OK)
+        return e;
+    evaluator ev;
+    e = ev_begin(&ev, &r->fitted, trace_reader_header(rd), c->o->unit);
+    if (e != SIM_OK) {
+        trace_reader_close(rd);
+        return e;
+    }
+    for (;;) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        e = ev_records(&ev, recs, n);
+        if (e != SIM_OK)
+            break;
+    }
+    trace_reader_close(rd);
+    evalout o;
+    ev_end(&ev, c->fold, &o);
+    if (e != SIM_OK)
+        return e;
+    double scale = r->trace_exits
+                       ? (double)r->hw_exits / (double)r->trace_exits
+                       : 0;
+    r->total_full = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        calib_row *w = &r->row[i];
+        if (!w->count_trace)
+            continue;
+        w->avg_full = o.avg[i];
+        w->sum_full = o.avg[i] * (double)w->count_trace * scale;
+        r->total_full += w->sum_full;
+    }
+    return SIM_OK;
+}
+
+sim_err calib_run(const char *path, const table *hw, const params *start,
+                  const calib_opts *o, calib_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->start = r->fitted = *start;
+    r->total_full = NAN;
+    r->resvar = NAN;
+    fitctx c;
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.hw = hw;
+    c.base = *start;
+    c.min_width = o->unit == STATS_USEC ? 1 : 0;
+    sim_err e = SIM_OK;
+
+    /* candidates and their ranges */
+    for (int i = 0; i < PARAM__COUNT; i++) {
+        if (!o->fit[i])
+            continue;
+        double x = start->v[i], lo = o->lo[i], hi = o->hi[i];
+        if (!(lo < hi) || lo < param_min((param_id)i) ||
+            hi > param_max((param_id)i))
+            return sim_fail(SIM_ERR_RANGE,
+                            "calibrate: %s: range [%g, %g] must be "
+                            "increasing and inside the parameter's [%g, %g]",
+                            param_name((param_id)i), lo, hi,
+                            param_min((param_id)i), param_max((param_id)i));
+        if (x < lo || x > hi)
+            return sim_fail(SIM_ERR_RANGE,
+                            "calibrate: %s: range [%g, %g] excludes its "
+                            "start value %g",
+                            param_name((param_id)i), lo, hi, x);
+        calib_param *cp = &r->par[c.ncand];
+        cp->id = (param_id)i;
+        cp->start = cp->value = x;
+        cp->sigma = NAN;
+        cp->lo = lo;
+        cp->hi = hi;
+        c.u_all[c.ncand] = to_u(x, lo, hi);
+        c.cand[c.ncand++] = i;
+    }
+    r->nparam = c.ncand;
+    if (c.ncand == 0)
+        return sim_fail(SIM_ERR_USAGE, "calibrate: no parameter to fit");
+
+    progress(o, "calibrate: reading %s", path);
+    e = load_trace(&c, path, r);
+    if (e != SIM_OK)
+        goto out;
+    e = setup_rows(&c, path, r);
+    if (e != SIM_OK)
+        goto out;
+    r->nres = (int)c.nres;
+
+    /* the start: residuals and the Jacobian of every candidate */
+    progress(o, "calibrate: Jacobian of %d parameters at the start (%llu "
+             "exits per replay)", c.ncand, (unsigned long long)r->fit_exits);
+    gsl_matrix *J = gsl_matrix_alloc(c.nres, (size_t)c.ncand);
+    double f0[3 * EXIT__COUNT];
+    e = jacobian_all(&c, c.u_all, f0, J);
+    if (e != SIM_OK) {
+        gsl_matrix_free(J);
+        goto out;
+    }
+    r->cost0 = objective(f0, c.nres);
+    {
+        params p;
+        params_at(&c, c.u_all, &p);
+        evalout eo;
+        e = evaluate(&c, &p, &eo);
+        if (e != SIM_OK) {
+            gsl_matrix_free(J);
+            goto out;
+        }
+        fill_rows(&c, &eo, r, true);
+        r->guest_from_trace = eo.guest_from_trace;
+    }
+    identify(&c, J, r);
+    gsl_matrix_free(J);
+    r->nfit = c.nfree;
+
+    double u_fit[PARAM__COUNT];
+    memcpy(u_fit, c.u_all, sizeof u_fit);
+    if (c.nfree > 0 && (size_t)c.nfree <= c.nres) {
+        gsl_multifit_nlinear_fdf fdf = {.f = cb_f,
+                                        .df = cb_df,
+                                        .fvv = NULL,
+                                        .n = c.nres,
+                                        .p = (size_t)c.nfree,
+                                        .params = &c};
+        gsl_multifit_nlinear_parameters fp =
+            gsl_multifit_nlinear_default_parameters();
+        gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(
+            gsl_multifit_nlinear_trust, &fp, c.nres, (size_t)c.nfree);
+        gsl_vector *x0 = gsl_vector_alloc((size_t)c.nfree);
+        c.last_x = gsl_vector_alloc((size_t)c.nfree);
+        c.last_f = gsl_vector_alloc(c.nres);
+        for (int k = 0; k < c.nfree; k++)
+            gsl_vector_set(x0, (size_t)k, c.u_all[c.free_[k]]);
+        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        int info = 0;
+        int st = gsl_multifit_nlinear_init(x0, &fdf, w);
+        cbstate cs = {&c, r};
+        if (st == GSL_SUCCESS)
+            st = gsl_multifit_nlinear_driver(o->max_iter, 1e-8, 1e-8, 1e-8,
+                                             cb_iter, &cs, &info, w);
+        r->iterations = (unsigned)gsl_multifit_nlinear_niter(w);
+        if (c.err != SIM_OK) {
+            e = sim_fail(c.err, "%s", c.errmsg);
+        } else {
+            gsl_vector *x = gsl_multifit_nlinear_position(w);
+            u_all_from(&c, x, u_fit);
+            r->converged = st == GSL_SUCCESS || st == GSL_ENOPROG;
+            snprintf(r->status, sizeof r->status, "%s",
+                     st == GSL_SUCCESS
+                         ? (info == 1   ? "converged (step below tolerance)"
+                            : info == 2 ? "converged (gradient below "
+                                          "tolerance)"
+                                        : "converged")
+                     : st == GSL_ENOPROG
+                         ? "converged (no step decreases the objective "
+                           "further)"
+                     : st == GSL_EMAXITER ? "NOT CONVERGED: iteration limit "
+                                            "reached; the best point is kept"
+                                          : gsl_strerror(st));
+            /* 1-sigma: (J'J)^-1 scaled by the residual variance */
+            gsl_matrix *Jf = gsl_multifit_nlinear_jac(w);
+            gsl_matrix *cov = gsl_matrix_alloc((size_t)c.nfree,
+                                               (size_t)c.nfree);
+            gsl_multifit_nlinear_covar(Jf, 0.0, cov);
+            gsl_vector *fr = gsl_multifit_nlinear_residual(w);
+            double chi2 = gsl_blas_dnrm2(fr);
+            chi2 *= chi2;
+            int dof = (int)c.nres - c.nfree;
+            r->resvar = dof > 0 ? chi2 / dof : NAN;
+            for (int k = 0; k < c.nfree; k++) {
+                int ci = c.free_[k];
+                int id = c.cand[ci];
+                /* statistical: (J'J)^-1 x residual variance; in
+                 * quadrature with the fit's resolution, half the finite-
+                 * difference step (the model rounds cycles, so it is flat
+                 * on finer scales and the residuals cannot say more) */
+                double su2 = gsl_matrix_get(cov, (size_t)k, (size_t)k) *
+                             r->resvar;
+                double res = 0.5 * o->fd_step;
+                double su = sqrt(su2 + res * res);
+                r->par[ci].sigma =
+                    su * dx_du(u_fit[ci], o->lo[id], o->hi[id]);
+            }
+            gsl_matrix_free(cov);
+        }
+        gsl_set_error_handler(old);
+        gsl_vector_free(x0);
+        gsl_vector_free(c.last_x);
+        gsl_vector_free(c.last_f);
+        gsl_multifit_nlinear_free(w);
+        if (e != SIM_OK)
+            goto out;
+    } else {
+        r->converged = true;
+        snprintf(r->status, sizeof r->status,
+                 c.nfree ? "not fitted: more parameters than residuals"
+                         : "nothing to fit: no parameter is determined");
+        r->converged = c.nfree == 0;
+    }
+
+    /* the result: whole-number parameters rounded, then evaluated */
+    params_at(&c, u_fit, &r->fitted);
+    for (int k = 0; k < c.ncand; k++) {
+        int id = c.cand[k];
+        double v = r->fitted.v[id];
+        if (r->par[k].state != CALIB_FITTED)
+            v = start->v[id];
+        if (param_kind((param_id)id) == PK_INT)
+            v = round(v);
+        if (v < param_min((param_id)id))
+            v = param_min((param_id)id);
+        if (v > param_max((param_id)id))
+            v = param_max((param_id)id);
+        r->fitted.v[id] = v;
+        r->par[k].value = v;
+        if (r->par[k].state == CALIB_FITTED)
+            r->fitted.origin[id] = PO_SET;
+    }
+    {
+        evalout eo;
+        e = evaluate(&c, &r->fitted, &eo);
+        c.evals++;
+        if (e != SIM_OK)
+            goto out;
+        double f[3 * EXIT__COUNT];
+        residuals(&c, &eo, f);
+        r->cost = objective(f, c.nres);
+        fill_rows(&c, &eo, r, false);
+    }
+    if (o->full_check && r->fit_exits < r->trace_exits) {
+        progress(o, "calibrate: replaying the whole trace (%llu exits) at "
+                 "the result", (unsigned long long)r->trace_exits);
+        e = full_check(&c, path, r);
+    }
+out:
+    r->evaluations = c.evals;
+    free(c.recs);
+    return e;
+}
+
+/* ---- reports ---- */
+
+static double pct(double model, double hw)
+{
+    return hw != 0 ? 100.0 * (model - hw) / fabs(hw) : NAN;
+}
+
+void calib_write_mix(FILE *f, const calib_result *r)
+{
+    fprintf(f, "# exit mix: counts come from the trace and are not fitted\n");
+    fprintf(f, "# %-12s %12s %9s %12s %9s %8s\n", "row", "table", "share",
+            "trace", "share", "diff");
+    int differ = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const calib_row *w = &r->row[i];
+        if (i == EXIT_TIMEINGUEST || (!w->count_hw && !w->count_trace))
+            continue;
+        double d = pct(w->mix_trace, w->mix_hw);
+        bool off = !w->count_hw || !w->count_trace || fabs(d) > 1.0;
+        differ += off;
+        fprintf(f, "  %-12s %12llu %8.4f%% %12llu %8.4f%% %7.1f%%%s\n",
+                exit_name((exit_type)i), (unsigned long long)w->count_hw,
+                100 * w->mix_hw, (unsigned long long)w->count_trace,
+                100 * w->mix_trace, isfinite(d) ? d : 0.0,
+                !w->count_hw      ? "  (not in the table: not fitted)"
+                : !w->count_trace ? "  (not in the trace: not fitted)"
+                : off             ? "  (mix differs by more than 1%)"
+                                  : "");
+    }
+    fprintf(f, "# %d row(s) whose share differs by more than 1%% or that only "
+               "one side has\n", differ);
+}
+
+void calib_write_report(FILE *f, const calib_result *r)
+{
+    fprintf(f, "\n# fit: %llu of the trace's %llu exits per replay%s; %d "
+               "residuals (avg, stddev, min of %d rows); %s after %u "
+               "iterations, %u replays\n",
+            (unsigned long long)r->fit_exits,
+            (unsigned long long)r->trace_exits,
+            r->fit_exits < r->trace_exits ? " (subsample)" : "", r->nres,
+            r->nres / 3, r->status, r->iterations, r->evaluations);
+    fprintf(f, "# guest time: %.1f%% of the exits from the trace's guest "
+               "ticks, the rest modelled\n", 100 * r->guest_from_trace);
+    fprintf(f, "# identifiability: %d candidates, %d fitted; singular "
+               "values of the Jacobian / the largest:",
+            r->nparam, r->nfit);
+    for (int j = 0; j < r->nsv; j++)
+        fprintf(f, " %.2g", r->sv[j]);
+    fputc('\n', f);
+    for (int j = 0; j < 4 && r->sv_note[j][0]; j++)
+        fprintf(f, "#   weak combination %s\n", r->sv_note[j]);
+    fprintf(f, "\n# %-22s %14s %12s %14s %-12s %s\n", "parameter", "value",
+            "1-sigma", "start", "unit", "");
+    for (int k = 0; k < r->nparam; k++) {
+        const calib_param *p = &r->par[k];
+        if (p->state != CALIB_FITTED)
+            continue;
+        char sg[32];
+        if (isfinite(p->sigma))
+            snprintf(sg, sizeof sg, "%.4g", p->sigma);
+        else
+            snprintf(sg, sizeof sg, "n/a");
+        fprintf(f, "  %-22s %14.6g %12s %14.6g %-12s fitted\n",
+                param_name(p->id), p->value, sg, p->start,
+                param_unit(p->id));
+    }
+    for (int k = 0; k < r->nparam; k++) {
+        const calib_param *p = &r->par[k];
+        if (p->state == CALIB_FITTED)
+            continue;
+        fprintf(f, "  %-22s %14.6g %12s %14.6g %-12s held: %s\n",
+                param_name(p->id), p->value, "-", p->start, param_unit(p->id),
+                p->why);
+    }
+    fprintf(f, "\n# per row: table (hw) vs fitted model; sums scaled to the "
+               "table's exits; errors (model - hw) / hw\n");
+    fprintf(f, "# %-11s %11s %7s %10s %10s %8s %10s %10s %8s %7s %7s %14s "
+               "%8s %8s\n",
+            "row", "count", "time%", "avg hw", "avg fit", "err", "sd hw",
+            "sd fit", "err", "min hw", "min fit", "sum fit", "err",
+            r->total_full == r->total_full ? "sum full" : "");
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const calib_row *w = &r->row[i];
+        if (!w->used)
+            continue;
+        fprintf(f,
+                "  %-11s %11llu %7.2f %10.4f %10.4f %7.2f%% %10.3f %10.3f "
+                "%7.1f%% %7.0f %7.2f %14.0f %7.2f%%",
+                exit_name((exit_type)i), (unsigned long long)w->count_hw,
+                100 * w->time_share, w->avg_hw, w->avg, pct(w->avg, w->avg_hw),
+                w->sd_hw, w->sd, pct(w->sd, w->sd_hw), w->min_hw, w->min,
+                w->sum, pct(w->sum, w->sum_hw));
+        if (isfinite(w->sum_full))
+            fprintf(f, " %7.2f%%", pct(w->sum_full, w->sum_hw));
+        fputc('\n', f);
+    }
+    fprintf(f, "  %-11s %11llu %7s %10s %10s %8s %10s %10s %8s %7s %7s %14.0f "
+               "%7.2f%%",
+            "total", (unsigned long long)r->hw_exits, "100.00", "", "", "", "",
+            "", "", "", "", r->total, pct(r->total, r->total_hw));
+    if (isfinite(r->total_full))
+        fprintf(f, " %7.2f%%", pct(r->total_full, r->total_hw));
+    fputc('\n', f);
+    fprintf(f, "# traced duration: table %.0f usec, fitted %.0f usec (%+.2f%%)",
+            r->total_hw, r->total, pct(r->total, r->total_hw));
+    if (isfinite(r->total_full))
+        fprintf(f, "; the whole trace at the fitted point %.0f usec (%+.2f%%, "
+                   "subsample bias %+.2f%%)",
+                r->total_full, pct(r->total_full, r->total_hw),
+                pct(r->total, r->total_full));
+    fprintf(f, "\n# objective (0.5 x sum of squared weighted residuals): "
+               "start %.6g, fitted %.6g; residual variance %.4g\n",
+            r->cost0, r->cost, r->resvar);
+}
+
+void calib_write_values(FILE *f, const calib_result *r)
+{
+    for (int k = 0; k < r->nparam; k++) {
+        const calib_param *p = &r->par[k];
+        if (p->state != CALIB_FITTED)
+            continue;
+        if (isfinite(p->sigma))
+            fprintf(f, "; %s: +- %.3g %s (1 sigma), start %g\n",
+                    param_name(p->id), p->sigma, param_unit(p->id), p->start);
+        else
+            fprintf(f, "; %s: 1 sigma not estimable, start %g\n",
+                    param_name(p->id), p->start);
+        if (param_kind(p->id) == PK_INT)
+            fprintf(f, "%s = %.0f\n", param_name(p->id), p->value);
+        else
+            fprintf(f, "%s = %.9g\n", param_name(p->id), p->value);
+    }
+}

@@ -1,0 +1,127 @@
+/* calib: fits cycle-model parameters so that replaying a trace through the
+ * model reproduces a hardware exit-timing table row by row
+ * (docs/calibration.md). Objective: relative errors of avg, stddev and min
+ * of every row both have, weighted by the row's share of the traced time;
+ * GSL gsl_multifit_nlinear (trust region) in a logistic transform of each
+ * parameter's range; Jacobian by finite differences with the model's seed
+ * fixed (common random numbers), its columns spread over threads (the
+ * result does not depend on how many). Identifiability from the Jacobian at
+ * the start: parameters without effect and those collinear with others
+ * (pivoted QR, singular values) are held at their start values. Counts are
+ * never fitted: they come from the trace. */
+#ifndef CALIB_H
+#define CALIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "params.h"
+#include "sim_err.h"
+#include "stats.h"
+#include "table.h"
+
+/* What became of a candidate parameter. */
+typedef enum calib_state {
+    CALIB_FITTED,
+    CALIB_UNSEEN,    /* no effect on any residual: held */
+    CALIB_COLLINEAR, /* its effect is (nearly) that of fitted ones: held */
+} calib_state;
+
+typedef struct calib_param {
+    param_id id;
+    double start, value, sigma; /* sigma: 1-sigma, NAN if not estimable */
+    double lo, hi;              /* the range fitted over */
+    calib_state state;
+    char why[120]; /* for held ones: what it is collinear with */
+} calib_param;
+
+typedef struct calib_row {
+    bool used;                   /* in the objective */
+    uint64_t count_hw, count_trace; /* count_trace: the whole trace's */
+    double mix_hw, mix_trace;    /* count shares of all exits */
+    double time_share;           /* hw sum / traced duration */
+    double weight;               /* sqrt(max(time_share, CALIB_MIN_SHARE)) */
+    double avg_hw, sd_hw, min_hw, sum_hw;
+    double avg0, sd0, min0;      /* model at the start */
+    double avg, sd, min, sum;    /* model at the result; sum = avg x the
+                                    trace's count scaled to hw's exits */
+    double avg_full, sum_full;   /* whole trace at the result (when the fit
+                                    used a subsample), else NAN */
+} calib_row;
+
+#define CALIB_MIN_SHARE 1e-4
+#define CALIB_W_SD 0.25 /* stddev (log ratio) residual weight relative to avg */
+#define CALIB_W_MIN 0.25 /* min residual weight relative to avg */
+#define CALIB_SD_FLOOR 0.5 /* usec added to both stddevs in their log ratio */
+
+typedef struct calib_opts {
+    bool fit[PARAM__COUNT];         /* candidates */
+    double lo[PARAM__COUNT], hi[PARAM__COUNT];
+    uint64_t subsample;  /* exits the fit replays (0 = all); spread over
+                            CALIB_BLOCKS blocks of consecutive records */
+    unsigned threads;    /* >= 1 */
+    unsigned max_iter;
+    double rank_tol;     /* relative |R_ii| (pivoted QR) below which a
+                            direction is undetermined */
+    double fd_step;      /* finite-difference step in the transformed
+                            (logit) coordinate */
+    stats_unit unit;     /* accounting convention of the table */
+    bool full_check;     /* replay the whole trace at the result */
+    /* a line of progress (no newline), or NULL */
+    void (*progress)(void *ctx, const char *line);
+    void *progress_ctx;
+} calib_opts;
+
+#define CALIB_BLOCKS 64
+
+/* Whether a parameter is a fit candidate by default: its default is an
+ * "assumption, to calibrate" and it is a cost, not a setting of the run
+ * (seed, guest RAM, guest tick rate) or a count of discrete pages. */
+bool calib_default_candidate(param_id id);
+/* Defaults: candidates as above, each parameter's declared range, 2M-exit
+ * subsample, 2 threads, 40 iterations, rank_tol 1e-2, fd_step 0.05,
+ * 2.6.29 usec accounting, full check on. */
+void calib_opts_default(calib_opts *o);
+
+typedef struct calib_result {
+    params start, fitted;
+    int nparam;
+    calib_param par[PARAM__COUNT];
+    int nfit;
+    calib_row row[EXIT__COUNT];
+    bool fold_emul; /* the table has one EMULINST row for all emulations */
+    int nsv;
+    double sv[PARAM__COUNT]; /* singular values of the start Jacobian,
+                                relative to the largest */
+    char sv_note[4][200];    /* the weakest combinations, in words */
+    int nres;
+    double cost0, cost;      /* 0.5 * sum of squared residuals */
+    double resvar;           /* chi2 / (residuals - fitted), NAN if <= 0 */
+    bool converged;
+    char status[120];        /* how the fit ended */
+    unsigned iterations, evaluations;
+    uint64_t trace_exits, fit_exits, hw_exits;
+    double total_hw, total, total_full; /* usec, scaled to hw's exits */
+    double guest_from_trace;            /* fraction of exits */
+} calib_result;
+
+/* Runs the calibration of `start` against hw on the trace at path. Errors
+ * (exit code 2): unreadable trace, a trace without exits, no row in common
+ * with the table, a range that excludes the start value, no candidate. A
+ * fit that stops without converging is SIM_OK with r->converged false (the
+ * best point is in r->fitted). */
+SIM_MUST_CHECK sim_err calib_run(const char *path, const table *hw,
+                                 const params *start, const calib_opts *o,
+                                 calib_result *r);
+
+/* Per-row mix of the trace against the table (before fitting). */
+void calib_write_mix(FILE *f, const calib_result *r);
+/* Identifiability, fitted values with 1-sigma and start, per-row measured
+ * vs fitted, totals. */
+void calib_write_report(FILE *f, const calib_result *r);
+/* `name = value` lines of every fitted parameter (the header is the
+ * caller's); whole-number parameters are whole. */
+void calib_write_values(FILE *f, const calib_result *r);
+
+#endif

@@ -1,0 +1,227 @@
+/* measurable: trap count x per-trap cost against the noise of measured
+ * runs (Welch t-test, GSL). */
+#include "measurable.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Published costs of one trap, cheapest first (docs/measurable.md). The
+ * cycle counts are converted at the 2.4 GHz of the APM X-Gene they were
+ * measured on. */
+static const meas_cost costs[] = {
+    {"bare EL2 trap handled in EL2 (Xen ARM hypercall, X-Gene, 376 cycles)",
+     376 / 2.4, "Dall et al., ISCA 2016, Table 3"},
+    {"KVM arm64 hvc round trip to the host (VHE, Ampere Altra)", 306,
+     "kvm-unit-tests micro-bench, LKML 2024-10-29"},
+    {"full world switch to the host (KVM/ARM hypercall, X-Gene, 6,500 "
+     "cycles)",
+     6500 / 2.4, "Dall et al., ISCA 2016, Table 3"},
+};
+
+const meas_cost *meas_costs(size_t *n)
+{
+    *n = sizeof costs / sizeof costs[0];
+    return costs;
+}
+
+/* "186.11", "3:06.11", "1:03:06.11" -> seconds. */
+static int parse_time(const char *s, double *out)
+{
+    double parts[3];
+    int np = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (errno || np == 3)
+            return -1;
+        parts[np++] = v;
+        if (*end == ':') {
+            p = end + 1;
+            continue;
+        }
+        if (*end)
+            return -1;
+        break;
+    }
+    double t = 0;
+    for (int i = 0; i < np; i++) {
+        if (i > 0 && parts[i] >= 60)
+            return -1;
+        t = t * 60 + parts[i];
+    }
+    *out = t;
+    return 0;
+}
+
+static meas_kernel *kernel(meas_data *d, const char *name, bool create)
+{
+    for (size_t i = 0; i < d->nk; i++)
+        if (!strcmp(d->k[i].name, name))
+            return &d->k[i];
+    if (!create || d->nk == sizeof d->k / sizeof d->k[0])
+        return NULL;
+    meas_kernel *k = &d->k[d->nk++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->traps = -1;
+    return k;
+}
+
+sim_err meas_load(meas_data *d, const char *path)
+{
+    memset(d, 0, sizeof *d);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
+                        strerror(errno));
+    char line[1024];
+    unsigned ln = 0;
+    sim_err e = SIM_OK;
+    while (e == SIM_OK && fgets(line, sizeof line, f)) {
+        ln++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: line too long", path, ln);
+            break;
+        }
+        char *save, *w = strtok_r(line, " \t\r\n", &save);
+        if (!w || w[0] == '#')
+            continue;
+        if (!strcmp(w, "kernel")) {
+            char *name = strtok_r(NULL, " \t\r\n", &save);
+            char *kw = strtok_r(NULL, " \t\r\n", &save);
+            if (!name || !kw || strcmp(kw, "wall")) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected 'kernel NAME "
+                             "wall T1 T2 ...'", path, ln);
+                break;
+            }
+            meas_kernel *k = kernel(d, name, true);
+            if (!k) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: too many kernels",
+                             path, ln);
+                break;
+            }
+            for (char *t; (t = strtok_r(NULL, " \t\r\n", &save));) {
+                double s;
+                if (parse_time(t, &s)) {
+                    e = sim_fail(SIM_ERR_FORMAT, "%s:%u: '%s' is not a wall "
+                                 "time (s, m:ss or h:mm:ss)", path, ln, t);
+                    break;
+                }
+                if (k->n == MEAS_MAX_RUNS) {
+                    e = sim_fail(SIM_ERR_FORMAT, "%s:%u: more than %d runs",
+                                 path, ln, MEAS_MAX_RUNS);
+                    break;
+                }
+                k->wall[k->n++] = s;
+            }
+        } else if (!strcmp(w, "traps")) {
+            char *name = strtok_r(NULL, " \t\r\n", &save);
+            char *ev = strtok_r(NULL, " \t\r\n", &save);
+            char *cnt = strtok_r(NULL, " \t\r\n", &save);
+            char *end = NULL;
+            double c = cnt ? strtod(cnt, &end) : -1;
+            if (!name || !ev || !cnt || *end || !(c >= 0) ||
+                strtok_r(NULL, " \t\r\n", &save)) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected 'traps NAME "
+                             "EVENT COUNT'", path, ln);
+                break;
+            }
+            meas_kernel *k = kernel(d, name, true);
+            if (!k) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: too many kernels",
+                             path, ln);
+                break;
+            }
+            k->traps = c;
+            snprintf(k->event, sizeof k->event, "%s", ev);
+        } else {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: unknown line '%s' "
+                         "(expected kernel or traps)", path, ln, w);
+        }
+    }
+    fclose(f);
+    if (e == SIM_OK && d->nk < 2)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: needs two kernels (a baseline "
+                     "and a changed one)", path);
+    return e;
+}
+
+sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
+                   meas_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (changed == 0 || changed >= d->nk)
+        return sim_fail(SIM_ERR_USAGE, "measurable: no kernel %zu to compare",
+                        changed);
+    const meas_kernel *a = &d->k[0], *b = &d->k[changed];
+    r->base = a;
+    r->changed = b;
+    if (a->n < 2 || b->n < 2)
+        return sim_fail(SIM_ERR_USAGE, "measurable: %s and %s need at least "
+                        "2 runs each (%zu, %zu)", a->name, b->name, a->n,
+                        b->n);
+    if (o->extra_traps >= 0)
+        r->extra_traps = o->extra_traps;
+    else if (a->traps >= 0 && b->traps >= 0)
+        r->extra_traps = b->traps - a->traps;
+    else
+        return sim_fail(SIM_ERR_USAGE, "measurable: no trap counts for %s "
+                        "and %s; give --traps", a->name, b->name);
+    size_t nc;
+    const meas_cost *c = meas_costs(&nc);
+    r->cost_lo_ns = o->cost_lo_ns > 0 ? o->cost_lo_ns : c[0].ns;
+    r->cost_hi_ns = o->cost_hi_ns > 0 ? o->cost_hi_ns : c[nc - 1].ns;
+    unsigned v = o->vcpus ? o->vcpus : 1;
+    /* low: the traps spread evenly over the vCPUs of a parallel build;
+     * high: every trap on the critical path */
+    r->pred_lo_s = r->extra_traps * r->cost_lo_ns * 1e-9 / v;
+    r->pred_hi_s = r->extra_traps * r->cost_hi_ns * 1e-9;
+
+    r->mean_base = gsl_stats_mean(a->wall, 1, a->n);
+    r->mean_changed = gsl_stats_mean(b->wall, 1, b->n);
+    r->sd_base = gsl_stats_sd(a->wall, 1, a->n);
+    r->sd_changed = gsl_stats_sd(b->wall, 1, b->n);
+    double va = r->sd_base * r->sd_base / (double)a->n;
+    double vb = r->sd_changed * r->sd_changed / (double)b->n;
+    r->diff_s = r->mean_changed - r->mean_base;
+    r->se_s = sqrt(va + vb);
+    r->df = (va + vb) * (va + vb) /
+            (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+    if (r->se_s > 0) {
+        r->t = r->diff_s / r->se_s;
+        r->p = 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df);
+    } else {
+        r->t = 0;
+        r->p = r->diff_s == 0 ? 1 : 0;
+    }
+    /* the smallest true change these runs would show at level alpha with
+     * the given power: (t_{1-alpha/2} + t_{power}) x SE */
+    r->mde_s = (gsl_cdf_tdist_Pinv(1 - o->alpha / 2, r->df) +
+                gsl_cdf_tdist_Pinv(o->power, r->df)) *
+               r->se_s;
+    /* runs per kernel for the high prediction (normal approximation, the
+     * two kernels' variances pooled) */
+    double s2 = (r->sd_base * r->sd_base + r->sd_changed * r->sd_changed) / 2;
+    double z = gsl_cdf_ugaussian_Pinv(1 - o->alpha / 2) +
+               gsl_cdf_ugaussian_Pinv(o->power);
+    r->runs_needed =
+        r->pred_hi_s > 0 ? ceil(2 * s2 * z * z / (r->pred_hi_s * r->pred_hi_s))
+                         : INFINITY;
+    r->predicted_visible = r->pred_hi_s >= r->mde_s;
+    r->measured_visible = r->p < o->alpha;
+    /* both say "no visible change", or both see one (the measured one an
+     * increase, as the extra traps predict) */
+    r->agree = r->predicted_visible == r->measured_visible &&
+               (!r->measured_visible || r->diff_s > 0);
+    return SIM_OK;
+}

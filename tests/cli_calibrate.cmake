@@ -1,0 +1,48 @@
+# CLI tests of `sim calibrate` (tools/cli_calibrate.c, model/calib.c): bad
+# inputs each with a clear message and exit code 2 (nothing written), a fit
+# stopped before convergence exits 1 and labels the best point, the same
+# inputs give the same bytes.
+set(NOPV ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt)
+sim_cli_test(calibrate_help 0 "~usage: sim calibrate --trace T --table HW" calibrate --help)
+sim_cli_test(calibrate_needs_args 2 "~--trace, --table and -o are required"
+  calibrate --trace @synth500.bin)
+sim_cli_test(calibrate_unknown_fit 2
+  "~--fit: unknown parameter 'icache_mis' \\(did you mean 'icache_miss_cycles'"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit icache_mis -o cal_x.ini)
+sim_cli_test(calibrate_unknown_fix 2
+  "~--fix: unknown parameter 'cpu' \\(did you mean 'cpi'"
+  calibrate --trace @synth500.bin --table ${NOPV} --fix cpu -o cal_x.ini)
+sim_cli_test(calibrate_range_excludes_default 2
+  "~cpi: range \\[2, 3\\] excludes its start value 1.2"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi --range cpi=2:3 -o cal_x.ini)
+sim_cli_test(calibrate_no_row_in_common 2 "~no exit row in common"
+  calibrate --trace @synth500.bin --table @calib_hcall_table.txt -o cal_x.ini)
+sim_cli_test(calibrate_missing_trace 2 "~no-such.bin"
+  calibrate --trace no-such.bin --table ${NOPV} -o cal_x.ini)
+sim_cli_test(calibrate_bad_table 2 "~table_malformed.txt:"
+  calibrate --trace @synth500.bin --table @table_malformed.txt -o cal_x.ini)
+sim_cli_test(calibrate_output_dir_missing 2 "~no-such-dir"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi -o no-such-dir/p.ini)
+add_test(NAME cli_calibrate_trace_without_exits
+  COMMAND sh -c "\"$0\" trace pack \"$1\" -o cal_noexit.bin && ! \"$0\" calibrate --trace cal_noexit.bin --table \"$2\" -o cal_ne.ini 2>err.txt; rc=$?; grep -q 'the trace has no exits' err.txt && test ! -e cal_ne.ini"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/calib_noexit.txt ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# One iteration cannot converge: exit 1, params.ini written and labelled.
+add_test(NAME cli_calibrate_not_converged
+  COMMAND sh -c "rm -f cal_nc.ini; \"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,icache_miss_cycles,qemu_mmio_usec --max-iter 1 -o cal_nc.ini >out.txt; rc=$?; test $rc = 1 && grep -q 'NOT CONVERGED' cal_nc.ini && grep -q 'NOT CONVERGED' out.txt && grep -q '^icache_miss_cycles = ' cal_nc.ini"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Same inputs, same bytes (the fit with 1 and 2 threads).
+add_test(NAME cli_calibrate_same_bytes
+  COMMAND sh -c "\"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 1 -o cal_a.ini >a.txt && \"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 2 -o cal_b.ini >b.txt && cmp cal_a.ini cal_b.ini && sed 1d a.txt | sed '$d' >a2.txt && sed 1d b.txt | sed '$d' >b2.txt && cmp a2.txt b2.txt && grep -q 'guest_cpi .*held: no effect' a.txt && \"$0\" replay \"$1\" --params cal_a.ini --format csv >/dev/null"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_trace_without_exits cli_calibrate_not_converged
+  cli_calibrate_same_bytes PROPERTIES TIMEOUT 120)
+# Every candidate (a long list of held ones): params.ini still reads back
+# (the INI reader takes lines of at most 200 characters).
+add_test(NAME cli_calibrate_ini_reads_back
+  COMMAND sh -c "\"$0\" calibrate --trace \"$1\" --table \"$2\" --max-iter 2 -o cal_all.ini >/dev/null; rc=$?; test $rc = 0 -o $rc = 1 && grep -q '^; held at their start values' cal_all.ini && \"$0\" params show --params cal_all.ini | grep -q ' file '"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_ini_reads_back PROPERTIES TIMEOUT 120)

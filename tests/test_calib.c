@@ -1,0 +1,222 @@
+/* Tests of calibration (model/calib): a table made by the model itself at
+ * known parameter values off the defaults is fitted back from the defaults
+ * and the values are recovered within the reported uncertainties, while a
+ * parameter the table cannot see is reported as such and held; the result
+ * does not depend on the thread count; bad inputs are refused. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calib.h"
+#include "cost.h"
+#include "replay.h"
+#include "synth.h"
+#include "testlib.h"
+
+static char tpath[512];
+
+/* A 20k-exit synthetic trace (the built-in profile; guest ticks carried). */
+static void make_trace(void)
+{
+    snprintf(tpath, sizeof tpath, "%s/calib_t.bin", test_tmp_dir());
+    synth_profile prof;
+    CU_ASSERT_EQUAL_FATAL(synth_profile_default(&prof), SIM_OK);
+    synth_opts so = {.exits = 20000, .seed = 3};
+    CU_ASSERT_EQUAL_FATAL(synth_write(tpath, &prof, &so), SIM_OK);
+}
+
+/* The table the model predicts for the trace with parameters p. */
+static void model_table(const params *p, table *t)
+{
+    cost_model *m;
+    CU_ASSERT_EQUAL_FATAL(cost_new(&m, p), SIM_OK);
+    replay_cost_model hook;
+    cost_replay_hook(m, &hook);
+    /* 3.1+ accounting (ticks, divided when printed): a 2.6.29 table
+     * truncates every sample to whole usec, which makes its rows step
+     * functions of the costs (docs/calibration.md) */
+    replay_opts o = {
+        .unit = STATS_TICKS, .ticks = REPLAY_MODEL, .model = &hook};
+    static stats s;
+    replay_result res;
+    CU_ASSERT_EQUAL_FATAL(replay_file(tpath, &o, &s, &res), SIM_OK);
+    stats_to_table(&s, t);
+    t->traced_usec = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (t->rows[i].present)
+            t->traced_usec += t->rows[i].sum;
+    cost_free(m);
+}
+
+static const calib_param *find(const calib_result *r, param_id id)
+{
+    for (int k = 0; k < r->nparam; k++)
+        if (r->par[k].id == id)
+            return &r->par[k];
+    return NULL;
+}
+
+static void opts_for(calib_opts *o, unsigned threads)
+{
+    calib_opts_default(o);
+    memset(o->fit, 0, sizeof o->fit);
+    o->fit[PARAM_cpi] = o->fit[PARAM_qemu_mmio_usec] = true;
+    o->fit[PARAM_gfn_to_page_cycles] = true;
+    o->fit[PARAM_guest_cpi] = true; /* guest time comes from the trace */
+    o->subsample = 0;
+    o->unit = STATS_TICKS;
+    o->threads = threads;
+    o->full_check = false;
+}
+
+static void test_recovers_known_parameters(void)
+{
+    make_trace();
+    params truth;
+    params_init(&truth);
+    P(&truth, cpi) = 1.5;              /* default 1.2 */
+    P(&truth, qemu_mmio_usec) = 120;   /* default 40 */
+    P(&truth, gfn_to_page_cycles) = 700; /* default 300 */
+    static table t;
+    model_table(&truth, &t);
+
+    params start;
+    params_init(&start);
+    calib_opts o;
+    opts_for(&o, 2);
+    static calib_result r;
+    CU_ASSERT_EQUAL_FATAL(calib_run(tpath, &t, &start, &o, &r), SIM_OK);
+    CU_ASSERT_TRUE(r.converged);
+    CU_ASSERT(r.cost < 1e-3 * r.cost0);
+    if (!(r.cost < 1e-3 * r.cost0))
+        calib_write_report(stderr, &r);
+    static const param_id ids[] = {PARAM_cpi, PARAM_qemu_mmio_usec,
+                                   PARAM_gfn_to_page_cycles};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        const calib_param *p = find(&r, ids[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        double want = truth.v[ids[i]];
+        CU_ASSERT_EQUAL(p->state, CALIB_FITTED);
+        CU_ASSERT_TRUE(isfinite(p->sigma));
+        /* recovered within the reported uncertainty (2 sigma, and at least
+         * the rounding of a whole-number parameter) ... */
+        double tol = 2 * p->sigma + (param_kind(ids[i]) == PK_INT ? 1 : 0);
+        if (fabs(p->value - want) > tol)
+            fprintf(stderr, "%s: %g, want %g +- %g\n", param_name(ids[i]),
+                    p->value, want, tol);
+        CU_ASSERT(fabs(p->value - want) <= tol);
+        /* ... and that uncertainty says something */
+        CU_ASSERT(p->sigma < 0.1 * want);
+        if (!(p->sigma < 0.1 * want))
+            calib_write_report(stderr, &r);
+        /* moved off the default */
+        CU_ASSERT(fabs(p->value - param_default(ids[i])) > tol);
+    }
+    /* the table cannot see guest_cpi: held and said so, not "recovered" */
+    const calib_param *g = find(&r, PARAM_guest_cpi);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(g->state, CALIB_UNSEEN);
+    CU_ASSERT_EQUAL(g->value, param_default(PARAM_guest_cpi));
+    CU_ASSERT_TRUE(isnan(g->sigma));
+}
+
+static void test_thread_count_does_not_change_the_result(void)
+{
+    make_trace();
+    params truth;
+    params_init(&truth);
+    P(&truth, cpi) = 1.4;
+    static table t;
+    model_table(&truth, &t);
+    params start;
+    params_init(&start);
+    static calib_result a, b;
+    calib_opts o;
+    opts_for(&o, 1);
+    o.max_iter = 3;
+    CU_ASSERT_EQUAL_FATAL(calib_run(tpath, &t, &start, &o, &a), SIM_OK);
+    o.threads = 3;
+    CU_ASSERT_EQUAL_FATAL(calib_run(tpath, &t, &start, &o, &b), SIM_OK);
+    CU_ASSERT_EQUAL(memcmp(a.fitted.v, b.fitted.v, sizeof a.fitted.v), 0);
+    CU_ASSERT_EQUAL(a.cost, b.cost);
+    for (int k = 0; k < a.nparam; k++)
+        CU_ASSERT(a.par[k].sigma == b.par[k].sigma ||
+                  (isnan(a.par[k].sigma) && isnan(b.par[k].sigma)));
+}
+
+static void test_no_row_in_common_is_refused(void)
+{
+    make_trace();
+    static table t;
+    table_init(&t);
+    /* a table of HCALL exits only: the trace has none */
+    t.rows[EXIT_HCALL] = (table_row){.present = true, .count = 10, .min = 1,
+                                     .max = 3, .sum = 20, .avg = 2,
+                                     .stddev = 0.5};
+    t.rows[EXIT_TIMEINGUEST] = (table_row){.present = true, .count = 10,
+                                           .min = 1, .max = 3, .sum = 20,
+                                           .avg = 2, .stddev = 0.5};
+    params start;
+    params_init(&start);
+    calib_opts o;
+    opts_for(&o, 1);
+    static calib_result r;
+    CU_ASSERT_EQUAL(calib_run(tpath, &t, &start, &o, &r), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "no exit row in common"));
+}
+
+static void test_range_excluding_start_is_refused(void)
+{
+    make_trace();
+    static table t;
+    params start;
+    params_init(&start);
+    model_table(&start, &t);
+    calib_opts o;
+    opts_for(&o, 1);
+    o.lo[PARAM_cpi] = 2;
+    o.hi[PARAM_cpi] = 3;
+    static calib_result r;
+    CU_ASSERT_EQUAL(calib_run(tpath, &t, &start, &o, &r), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "excludes its start value"));
+}
+
+static void test_trace_without_exits_is_refused(void)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/calib_noexit.bin", test_tmp_dir());
+    trace_header h;
+    memset(&h, 0, sizeof h);
+    h.source = TSRC_TEXT;
+    h.tb_hz = h.core_hz = 667000000u;
+    snprintf(h.workload, sizeof h.workload, "noexit");
+    trace_writer *w;
+    CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, &h), SIM_OK);
+    trace_rec g = {.kind = TREC_GTLB_WRITE, .type = 1, .tb = 5};
+    CU_ASSERT_EQUAL_FATAL(trace_writer_put(w, &g), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
+    make_trace();
+    static table t;
+    params start;
+    params_init(&start);
+    model_table(&start, &t);
+    calib_opts o;
+    opts_for(&o, 1);
+    static calib_result r;
+    CU_ASSERT_EQUAL(calib_run(p, &t, &start, &o, &r), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "no exits"));
+}
+
+static CU_TestInfo tests[] = {
+    {"recovers known parameters, reports the unseen one",
+     test_recovers_known_parameters},
+    {"thread count does not change the result",
+     test_thread_count_does_not_change_the_result},
+    {"no row in common is refused", test_no_row_in_common_is_refused},
+    {"a range excluding the start is refused",
+     test_range_excluding_start_is_refused},
+    {"a trace without exits is refused", test_trace_without_exits_is_refused},
+    CU_TEST_INFO_NULL,
+};
+
+TEST_MAIN("calib", tests)
