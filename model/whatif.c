@@ -181,6 +181,15 @@ struct whatif_env {
     size_t n_timed, cap_timed, next_timed;
 };
 
+sim_err xf_parse_none(const char *name, void **state, const char *opts)
+{
+    *state = NULL;
+    if (opts)
+        return sim_fail(SIM_ERR_USAGE, "whatif: %s takes no options (got "
+                                       "'%s')", name, opts);
+    return SIM_OK;
+}
+
 cost_model *whatif_env_model(whatif_env *env)
 {
     return env->pred.m;

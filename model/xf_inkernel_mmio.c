@@ -15,11 +15,7 @@
 
 static sim_err mmio_parse(void **state, const char *opts)
 {
-    *state = NULL;
-    if (opts)
-        return sim_fail(SIM_ERR_USAGE, "whatif: inkernel-mmio takes no "
-                                       "options (got '%s')", opts);
-    return SIM_OK;
+    return xf_parse_none("inkernel-mmio", state, opts);
 }
 
 static void mmio_model(void *state, cost_model *m)

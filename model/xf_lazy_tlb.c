@@ -23,11 +23,7 @@
 
 static sim_err lazy_parse(void **state, const char *opts)
 {
-    *state = NULL;
-    if (opts)
-        return sim_fail(SIM_ERR_USAGE, "whatif: lazy-tlb takes no options "
-                                       "(got '%s')", opts);
-    return SIM_OK;
+    return xf_parse_none("lazy-tlb", state, opts);
 }
 
 static void lazy_model(void *state, cost_model *m)
