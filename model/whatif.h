@@ -1,5 +1,5 @@
-/* whatif: predict the exit-timing table after an optimization (DESIGN §7,
- * docs/whatif.md). A transform changes the workload or the kernel the way
+/* whatif: predict the exit-timing table after an optimization
+ * (docs/whatif.md). A transform changes the workload or the kernel the way
  * the real change would (instruction words patched into loads/stores, exits
  * removed or inserted, UTLB slots added, a path shortened); the model then
  * re-derives everything downstream in one lockstep pass over the trace:

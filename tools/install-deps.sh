@@ -10,7 +10,7 @@ if [ $# -gt 0 ]; then
 else
   PKGS="cmake make pkg-config gcc g++ clang libclang-rt-14-dev time
         libcunit1-dev libgsl-dev libjansson-dev libisal-dev libinih-dev nettle-dev
-        libunicorn-dev libsystemc-dev libelf-dev gnuplot-nox
+        libunicorn-dev libsystemc-dev libelf-dev gnuplot-nox python3
         openmpi-bin libopenmpi-dev
         gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu"
 fi
