@@ -459,8 +459,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
     if (o->systemc && !platform_available())
         return sim_fail(SIM_ERR_UNSUPP, "whatif: this build has no SystemC "
                                         "platform (libsystemc-dev)");
-    static params p1;
-    p1 = *p;
+    params p1 = *p; /* not static: sweeps predict from several threads */
     for (unsigned i = 0; i < c->n; i++)
         if (c->ops[i]->params) {
             sim_err e = c->ops[i]->params(c->state[i], &p1);
