@@ -23,7 +23,7 @@ quiet="--set host_tick_hz=0 --set host_irq_hz=0"
 
 . bench/lib.sh
 cat "$trace" >/dev/null # warm the page cache
-t_rep=$(best "$B/sim" replay "$trace" --model --unit ticks)
+t_rep=$(best "$B/sim" replay "$trace" --model --accounting 3.1)
 t_lin=$(best "$B/sim" sweep "$trace" --param emul_spr_gen_insns=0:999:1 \
           --method linear -o "$out")
 t_auto=$(best "$B/sim" sweep "$trace" --param emul_spr_gen_insns=0:999:1 \

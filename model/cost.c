@@ -366,6 +366,12 @@ static void precompute(cost_model *m)
 
 sim_err cost_new(cost_model **mp, const params *p)
 {
+    *mp = NULL;
+    /* the constraints between values (whole cache lines), whoever resolved
+     * them */
+    sim_err ce = params_check(p);
+    if (ce != SIM_OK)
+        return ce;
     cost_model *m = calloc(1, sizeof *m);
     if (!m)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
@@ -874,11 +880,21 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
     double tick_at = m->tick_period
                          ? gsl_rng_uniform(r) * (double)m->tick_period
                          : INFINITY;
-    double irq_at =
-        m->irq_mean > 0 ? gsl_ran_exponential(r, m->irq_mean) : INFINITY;
+    /* The first device interrupt: gsl_ran_exponential(r, mean) is
+     * -mean * log1p(-u) of one uniform u, at least mean * u. The uniform
+     * is drawn here as GSL would; the logarithm is taken only once that
+     * lower bound falls inside the window (rarely: exits are far shorter
+     * than the gaps), so the draws and the arrival times are the same. */
+    bool irq_lazy = m->irq_mean > 0;
+    double irq_u = irq_lazy ? gsl_rng_uniform(r) : 0;
+    double irq_at = irq_lazy ? m->irq_mean * irq_u * (1 - 1e-12) : INFINITY;
     double end = (double)h;
     uint64_t added = 0;
     for (;;) {
+        if (irq_lazy && irq_at < end) {
+            irq_at = -m->irq_mean * log1p(-irq_u);
+            irq_lazy = false;
+        }
         bool tick = tick_at <= irq_at;
         double at = tick ? tick_at : irq_at;
         if (at >= end || added > 10 * m->core_hz)

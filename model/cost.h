@@ -67,7 +67,9 @@ int cost_stage_guest_side(cost_stage s);
 typedef struct cost_model cost_model;
 
 /* Builds the model from resolved parameters (copied). core_hz and tb_hz
- * set the cycle->tick ratio (0 = the core_hz parameter, tb = core). */
+ * set the cycle->tick ratio (0 = the core_hz parameter, tb = core).
+ * Parameters that break params_check (a cache of part lines) are refused:
+ * SIM_ERR_RANGE. */
 SIM_MUST_CHECK sim_err cost_new(cost_model **m, const params *p);
 void cost_free(cost_model *m);
 /* Restarts: soft TLB reset, generator reseeded, clock and stage sums 0.

@@ -24,7 +24,7 @@ typedef struct sweep_totals {
     uint64_t sum[EXIT__COUNT];   /* ticks per row */
     uint64_t total;              /* traced duration: sum of all rows */
     uint64_t tb_per_usec;        /* the trace's timebase ticks per usec */
-    bool exact;     /* equals `sim replay --model --unit ticks` at the point */
+    bool exact;     /* equals `sim replay --model --accounting 3.1` at the point */
     bool replayed;  /* came from its own replay */
 } sweep_totals;
 

@@ -10,7 +10,7 @@
 #             points done
 #   mpi       mpirun -np 2: the file is byte-identical to one process
 #   transform --transform pv: each row's per-row sums equal `sim whatif
-#             --transform pv --unit ticks --set ...` of the point
+#             --transform pv --accounting 3.1 --set ...` of the point
 #   sens      sim sensitivity (host interrupts off): "10% cheaper X saves Y%"
 #             equals two replays, and the --target value reaches the target
 #             by replay while one unit less far does not
@@ -107,7 +107,7 @@ transform)
   hdr=$(head -1 t.csv)
   tail -n +2 t.csv | while IFS= read -r line; do
     v=$(echo "$line" | cut -d, -f1)
-    "$sim" whatif $tr --transform pv --unit ticks --format csv \
+    "$sim" whatif $tr --transform pv --accounting 3.1 --format csv \
       --set emul_spr_gen_insns="$v" > w.csv 2>/dev/null
     for row in EMULINST ITLBVIRT DTLBVIRT TIMEINGUEST; do
       col=$(printf '%s\n' "$hdr" | tr , '\n' | grep -n "^${row}_sum_usec\$" | cut -d: -f1)

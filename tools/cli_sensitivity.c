@@ -340,7 +340,7 @@ int cli_sensitivity(int argc, char **argv)
     if (err != SIM_OK)
         return cli_report(err);
     if (stop_flag) {
-        fprintf(stderr, "sensitivity: interrupted\n");
+        fprintf(stderr, "sim sensitivity: interrupted\n");
         return 130;
     }
 
@@ -360,10 +360,11 @@ int cli_sensitivity(int argc, char **argv)
                      : "linear parameters from one replay's unit counts, "
                        "stateful ones by a replay each");
     if (!all_exact)
-        printf("# note: host interrupts arrive in simulated time here, so "
-               "probes of linear parameters are first-order, on the base "
-               "point's trajectory, and replays of stateful ones carry its "
-               "run-to-run noise (docs/sweep.md)\n");
+        printf("# note: host interrupts arrive inside handler windows "
+               "here, so probes of linear parameters are first order, on the "
+               "base point's trajectory: they leave out the host work a "
+               "longer handler catches (--replay includes it; "
+               "docs/sweep.md)\n");
     const sens_entry *rank[PARAM__COUNT];
     size_t nr = 0, nzero = 0;
     for (size_t i = 0; i < n; i++) {
