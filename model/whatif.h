@@ -73,6 +73,11 @@ typedef struct xf_ops {
     void (*free)(void *state);
 } xf_ops;
 
+/* The parse of a transform without options: *state = NULL; anything given
+ * after its name is a usage error naming it. */
+SIM_MUST_CHECK sim_err xf_parse_none(const char *name, void **state,
+                                     const char *opts);
+
 /* The exit of `type` inserted into the predicted stream now, costed by the
  * predicting model (no guest instructions of its own: the guest run it
  * interrupts continues after it). rec->pc/addr/inst/flags describe it. */

@@ -340,7 +340,7 @@ int cli_sensitivity(int argc, char **argv)
     if (err != SIM_OK)
         return cli_report(err);
     if (stop_flag) {
-        fprintf(stderr, "sensitivity: interrupted\n");
+        fprintf(stderr, "sim sensitivity: interrupted\n");
         return 130;
     }
 

@@ -417,7 +417,7 @@ int cli_sweep(int argc, char **argv)
     if (e != SIM_OK)
         return cli_report(e);
     if (stop_flag) {
-        fprintf(stderr, "sweep: interrupted\n");
+        fprintf(stderr, "sim sweep: interrupted\n");
         return 130;
     }
     return 0;
