@@ -11,15 +11,8 @@ cd "$(dirname "$0")/.."
 EXITS=${EXITS:-10M}
 REPS=${REPS:-5}
 B=${BUILD:-build-model-rel}
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$B" -j2 >/dev/null
-mkdir -p "$B/bench"
-trace=$B/bench/model-$EXITS.bin
-[ -f "$trace" ] || "$B/sim" trace synth --exits "$EXITS" --seed 1 -o "$trace" 2>/dev/null
-n=$("$B/sim" trace info "$trace" | awk '/^exits/ {print $2; exit}' | tr -d ,)
-
 . bench/lib.sh
-cat "$trace" >/dev/null # warm the page cache
+model_trace
 t_plain=$(best "$B/sim" replay "$trace" --accounting 3.1)
 t_model=$(best "$B/sim" replay "$trace" --accounting 3.1 --model)
 t_sc=$(best "$B/sim" replay "$trace" --accounting 3.1 --model --platform systemc)

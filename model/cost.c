@@ -98,6 +98,7 @@ struct cost_model {
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
     uint64_t last_g; /* guest cycles after the last exit (whatif extends) */
     bool iccci;      /* every entry invalidates the I-cache */
+    bool mmio_in_kernel, lazy_tlb; /* what-if policies (cost.h) */
     uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
     double handler_lines[EXIT__COUNT];
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
@@ -265,7 +266,10 @@ static void precompute(cost_model *m)
     m->spr[SPRG_MMU] = dec + cyc(cpi * P(p, emul_spr_mmu_insns));
 
     for (int t = 0; t < EXIT__COUNT; t++) {
-        unsigned pa = m->path[t] = path_of((exit_type)t);
+        unsigned pa = path_of((exit_type)t);
+        if (t == EXIT_MMIO && m->mmio_in_kernel)
+            pa &= ~(unsigned)PATH_HEAVY; /* served by an in-kernel device */
+        m->path[t] = pa;
         uint64_t *f = m->fixed[t];
         memset(f, 0, sizeof m->fixed[t]);
         if (t == EXIT_TIMEINGUEST)
@@ -310,13 +314,17 @@ static void precompute(cost_model *m)
             f[CSTAGE_shadowmap] =
                 cyc(cpi * P(p, map_insns)) + cyc(4 * P(p, tlbwe_cycles));
         if (pa & PATH_MMIO)
-            f[CSTAGE_emulate] = m->emul[INSN_LOADSTORE];
+            f[CSTAGE_emulate] = m->emul[INSN_LOADSTORE] *
+                                (t == EXIT_MMIO && m->mmio_in_kernel ? 2 : 1);
         if (pa & PATH_REFLECT)
             f[CSTAGE_reflect] = cyc(cpi * P(p, reflect_insns));
         if (pa & PATH_HEAVY)
             f[CSTAGE_heavy] = cyc(cpi * P(p, ioctl_insns));
         f[CSTAGE_resume] = cyc(cpi * P(p, resume_insns)) +
                            (m->iccci ? cyc(P(p, iccci_cycles)) : 0);
+        if (m->lazy_tlb) /* 2.6.28: shadow_tlb_mod[] tested on every entry */
+            f[CSTAGE_resume] += cyc((P(p, utlb_entries) - P(p, utlb_pinned)) *
+                                    P(p, tlb_scan_cycles));
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          cyc(P(p, stub_code_lines) * missd);
         f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
@@ -359,6 +367,12 @@ static void precompute(cost_model *m)
 
 sim_err cost_new(cost_model **mp, const params *p)
 {
+    *mp = NULL;
+    /* the constraints between values (whole cache lines), whoever resolved
+     * them */
+    sim_err ce = params_check(p);
+    if (ce != SIM_OK)
+        return ce;
     cost_model *m = calloc(1, sizeof *m);
     if (!m)
         return sim_fail(SIM_ERR_NOMEM, "cost: out of memory");
@@ -687,6 +701,10 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
     const params *p = &m->p;
     m->thrash = true;
     unsigned put = tlb440_vcpu_put(m->tlb);
+    if (m->lazy_tlb) { /* 2.6.28: _tlbia, shadow_tlb[] kept in memory */
+        tlb440_flush_host(m->tlb);
+        put = 0;
+    }
     v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     unsigned load = tlb440_vcpu_load(m->tlb);
     feat_add(m, CFEAT_put, put);
@@ -863,11 +881,21 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
     double tick_at = m->tick_period
                          ? gsl_rng_uniform(r) * (double)m->tick_period
                          : INFINITY;
-    double irq_at =
-        m->irq_mean > 0 ? gsl_ran_exponential(r, m->irq_mean) : INFINITY;
+    /* The first device interrupt: gsl_ran_exponential(r, mean) is
+     * -mean * log1p(-u) of one uniform u, at least mean * u. The uniform
+     * is drawn here as GSL would; the logarithm is taken only once that
+     * lower bound falls inside the window (rarely: exits are far shorter
+     * than the gaps), so the draws and the arrival times are the same. */
+    bool irq_lazy = m->irq_mean > 0;
+    double irq_u = irq_lazy ? gsl_rng_uniform(r) : 0;
+    double irq_at = irq_lazy ? m->irq_mean * irq_u * (1 - 1e-12) : INFINITY;
     double end = (double)h;
     uint64_t added = 0;
     for (;;) {
+        if (irq_lazy && irq_at < end) {
+            irq_at = -m->irq_mean * log1p(-irq_u);
+            irq_lazy = false;
+        }
         bool tick = tick_at <= irq_at;
         double at = tick ? tick_at : irq_at;
         if (at >= end || added > 10 * m->core_hz)
@@ -1012,7 +1040,9 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
                       uint64_t *guest)
 {
     if (!cost_guest_from_trace(m, r)) {
-        exit_impl(m, r, COST_DRAW, COST_DRAW, handler, guest);
+        /* a run length the trace gives in instructions is timed here */
+        exit_impl(m, r, r->flags & TRF_GUEST_INSNS ? r->guest : COST_DRAW,
+                  COST_DRAW, handler, guest);
         return;
     }
     /* ticks -> cycles for the model's clock and D-cache decay */
@@ -1039,10 +1069,23 @@ void cost_set_iccci(cost_model *m, bool on)
     precompute(m);
 }
 
+void cost_set_mmio_in_kernel(cost_model *m, bool on)
+{
+    m->mmio_in_kernel = on;
+    precompute(m);
+}
+
+void cost_set_lazy_tlb(cost_model *m, bool on)
+{
+    m->lazy_tlb = on;
+    precompute(m);
+}
+
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
 {
     if (!cost_guest_from_trace(m, r))
-        return cyc(dbl(draw_guest(m)) * m->k_guest_cpi);
+        return cyc(dbl(r->flags & TRF_GUEST_INSNS ? r->guest : draw_guest(m)) *
+                   m->k_guest_cpi);
     /* the measured interval less what belongs to the entry: stub, tail and
      * the refills of a full-length run */
     exit_type t = (exit_type)r->type;

@@ -70,7 +70,9 @@ int cost_stage_guest_side(cost_stage s);
 typedef struct cost_model cost_model;
 
 /* Builds the model from resolved parameters (copied). core_hz and tb_hz
- * set the cycle->tick ratio (0 = the core_hz parameter, tb = core). */
+ * set the cycle->tick ratio (0 = the core_hz parameter, tb = core).
+ * Parameters that break params_check (a cache of part lines) are refused:
+ * SIM_ERR_RANGE. */
 SIM_MUST_CHECK sim_err cost_new(cost_model **m, const params *p);
 void cost_free(cost_model *m);
 /* Restarts: soft TLB reset, generator reseeded, clock and stage sums 0.
@@ -166,6 +168,14 @@ uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
  * is the what-if no-iccci: handler and guest code lines then survive the
  * exit like its data lines (docs/whatif.md). Recomputes the fixed costs. */
 void cost_set_iccci(cost_model *m, bool on);
+/* What-if inkernel-mmio: MMIO exits are served by an in-kernel device
+ * (3.9+'s kvm_io_bus): no KVM_RUN return, vcpu_put/load or QEMU; the device
+ * costs a second pass of the MMIO decode's size (emul_mmio_insns). */
+void cost_set_mmio_in_kernel(cost_model *m, bool on);
+/* What-if lazy-tlb (2.6.28's policy): every entry tests the shadow
+ * entries' modified flags (hwater+1 scans); vcpu_put is _tlbia (host
+ * entries lost too, no tlbre save), vcpu_load rewrites every shadow entry. */
+void cost_set_lazy_tlb(cost_model *m, bool on);
 void cost_guest_extend(cost_model *m, uint64_t cycles);
 
 /* Host work inside an exit, for the timed platform which decides *when*

@@ -27,7 +27,8 @@ static sim_err predict(sens_ctx *c, const sens_entry *en, double v,
     q.origin[en->id] = PO_SET;
     if (en->linear)
         return sweep_eval(c->b, &q, t);
-    sweep_replay_opts ro = {.guest = c->o->guest};
+    sweep_replay_opts ro = {.guest = c->o->guest,
+                            .transform = c->o->transform};
     return sweep_replay(c->trace, &q, &ro, NULL, t);
 }
 
@@ -183,18 +184,24 @@ static void task(void *ctx, size_t i)
 sim_err sens_run(const char *trace, const params *base, const sens_opts *o,
                  sweep_base *b, sens_entry *e, size_t *n)
 {
-    sweep_replay_opts ro = {.guest = o->guest};
+    sweep_replay_opts ro = {.guest = o->guest, .transform = o->transform};
     sweep_totals at;
-    sim_err err = sweep_replay(trace, base, &ro, b, &at);
+    memset(b, 0, sizeof *b);
+    sim_err err = sweep_replay(trace, base, &ro, o->transform ? NULL : b, &at);
     if (err != SIM_OK)
         return err;
+    if (o->transform) { /* no statistics: every probe is a prediction */
+        b->p = *base;
+        b->at = at;
+    }
     size_t k = 0;
     for (int i = 0; i < PARAM__COUNT; i++) {
         if (i == PARAM_seed || i == PARAM_core_hz)
             continue;
         memset(&e[k], 0, sizeof e[k]);
         e[k].id = (param_id)i;
-        e[k].linear = param_is_linear((param_id)i) && !o->replay;
+        e[k].linear =
+            param_is_linear((param_id)i) && !o->replay && !o->transform;
         e[k].base = base->v[i];
         k++;
     }

@@ -41,6 +41,8 @@ typedef struct sens_opts {
     bool replay;   /* probe linear parameters by replay too */
     double target; /* wanted relative run change (-0.10); 0: none */
     cost_guest_mode guest;
+    const char *transform; /* a what-if chain: every probe predicts the
+                              transformed trace (whatif), by replay */
     unsigned threads;
     volatile sig_atomic_t *stop;
 } sens_opts;

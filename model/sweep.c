@@ -13,6 +13,7 @@
 
 #include "replay.h"
 #include "stats.h"
+#include "whatif.h"
 
 static void totals_from_stats(const stats *s, sweep_totals *out)
 {
@@ -25,10 +26,41 @@ static void totals_from_stats(const stats *s, sweep_totals *out)
     out->tb_per_usec = s->tb_per_usec;
 }
 
+/* The point through a what-if chain: its predicted side. */
+static sim_err whatif_point(const char *trace, const params *p,
+                            const char *spec, sweep_totals *out)
+{
+    whatif_chain *chain;
+    sim_err e = whatif_chain_parse(&chain, spec);
+    if (e != SIM_OK)
+        return e;
+    stats *s = malloc(2 * sizeof *s);
+    if (!s) {
+        whatif_chain_free(chain);
+        return sim_fail(SIM_ERR_NOMEM, "out of memory");
+    }
+    whatif_opts wo = {.unit = STATS_TICKS};
+    whatif_result res;
+    e = whatif_run(trace, chain, p, &wo, &s[0], &s[1], &res);
+    if (e == SIM_OK) {
+        totals_from_stats(&s[1], out);
+        out->exact = out->replayed = true;
+    }
+    free(s);
+    whatif_chain_free(chain);
+    return e;
+}
+
 sim_err sweep_replay(const char *trace, const params *p,
                      const sweep_replay_opts *o, sweep_base *b,
                      sweep_totals *out)
 {
+    if (o->transform) {
+        if (b)
+            return sim_fail(SIM_ERR_USAGE, "no sufficient statistics "
+                                           "through a transform");
+        return whatif_point(trace, p, o->transform, out);
+    }
     cost_model *m;
     sim_err e = cost_new(&m, p);
     if (e != SIM_OK)
@@ -511,7 +543,8 @@ static void point_task(void *ctx, size_t i)
     size_t k = c->tasks[i];
     params q;
     sweep_plan_params(c->pl, k, c->base, &q);
-    sweep_replay_opts ro = {.guest = c->o->guest};
+    sweep_replay_opts ro = {.guest = c->o->guest,
+                            .transform = c->o->transform};
     sim_err e = sweep_replay(c->trace, &q, &ro, NULL, &c->out[k]);
     task_done(c, e, &c->done[k]);
 }
@@ -557,7 +590,7 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
         goto out;
     }
     /* groups: points with equal stateful axis values (first come first) */
-    bool replay_all = o->method == SWEEP_REPLAY;
+    bool replay_all = o->method == SWEEP_REPLAY || o->transform;
     for (size_t i = 0; i < np && !replay_all; i++) {
         size_t g;
         for (g = 0; g < c.ngroups; g++) {

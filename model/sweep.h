@@ -1,5 +1,5 @@
-/* sweep: the cycle model evaluated at many parameter points (DESIGN §7,
- * docs/sweep.md). A point is predicted either by a full replay of the trace
+/* sweep: the cycle model evaluated at many parameter points
+ * (docs/sweep.md). A point is predicted either by a full replay of the trace
  * or, for the LINEAR parameters of model/params.h, from the sufficient
  * statistics of one replay: the unit-cost feature counts of model/cost.h
  * per exit type. The two agree exactly wherever the model's trajectory (TLB
@@ -24,7 +24,7 @@ typedef struct sweep_totals {
     uint64_t sum[EXIT__COUNT];   /* ticks per row */
     uint64_t total;              /* traced duration: sum of all rows */
     uint64_t tb_per_usec;        /* the trace's timebase ticks per usec */
-    bool exact;     /* equals `sim replay --model --unit ticks` at the point */
+    bool exact;     /* equals `sim replay --model --accounting 3.1` at the point */
     bool replayed;  /* came from its own replay */
 } sweep_totals;
 
@@ -41,6 +41,10 @@ typedef struct sweep_base {
 
 typedef struct sweep_replay_opts {
     cost_guest_mode guest;
+    /* a what-if chain (`sim whatif --transform`, model/whatif.h): the
+     * prediction of the transformed trace instead of a plain replay; no
+     * sufficient statistics (b must be NULL). NULL: none. */
+    const char *transform;
     /* progress of the replay (records done / total), may be NULL */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
@@ -104,6 +108,7 @@ typedef enum sweep_method {
 typedef struct sweep_run_opts {
     sweep_method method;
     cost_guest_mode guest;
+    const char *transform; /* every point replayed through it (whatif) */
     unsigned threads;   /* workers (>= 1) */
     unsigned rank, nranks; /* this process's share: tasks i % nranks == rank */
     volatile sig_atomic_t *stop; /* set (by a signal) to stop early; may be

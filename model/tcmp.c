@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "table_priv.h"
@@ -15,13 +16,17 @@ static double rel(double ref, double x)
 void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
                double threshold_pct)
 {
-    static table fr, fo;
+    table *fr = NULL, *fo = NULL;
     const table *ref = ref_in, *other = other_in;
     if (fold) {
-        table_fold_emul(ref_in, &fr);
-        table_fold_emul(other_in, &fo);
-        ref = &fr;
-        other = &fo;
+        fr = malloc(sizeof *fr);
+        fo = malloc(sizeof *fo);
+        if (fr && fo) {
+            table_fold_emul(ref_in, fr);
+            table_fold_emul(other_in, fo);
+            ref = fr;
+            other = fo;
+        }
     }
     memset(c, 0, sizeof *c);
     c->threshold_pct = threshold_pct;
@@ -62,6 +67,8 @@ void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
     c->err_total = rel(c->total_ref, c->total);
     c->mape = c->n_major ? 100.0 * sa / c->n_major : NAN;
     c->mpe = c->n_major ? 100.0 * ss / c->n_major : NAN;
+    free(fr);
+    free(fo);
 }
 
 static const char *pct(char *buf, size_t n, double x)

@@ -396,6 +396,18 @@ unsigned tlb440_vcpu_put(tlb440 *t)
     return n;
 }
 
+unsigned tlb440_flush_host(tlb440 *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i <= t->hwater; i++)
+        if (tlbw_v(t->utlb[i].w0) && tlbw_ts(t->utlb[i].w0) == 0) {
+            t->utlb[i].w0 &= ~TLBW0_V;
+            t->version[i]++;
+            n++;
+        }
+    return n;
+}
+
 unsigned tlb440_vcpu_load(tlb440 *t)
 {
     unsigned n = 0;

@@ -155,6 +155,9 @@ unsigned tlb440_guest_entries(const tlb440 *t);
  * number saved. vcpu_load: write the saved entries back into their slots
  * (overwriting host entries filled meanwhile); returns the number. */
 unsigned tlb440_vcpu_put(tlb440 *t);
+/* 2.6.28's _tlbia at vcpu_put, host side: every unpinned host entry (TS 0)
+ * invalidated; returns the number. */
+unsigned tlb440_flush_host(tlb440 *t);
 unsigned tlb440_vcpu_load(tlb440 *t);
 
 #endif

@@ -12,13 +12,16 @@
 #include "platform/platform.h"
 #include "tlbword.h"
 
-extern const xf_ops xf_pv, xf_no_iccci, xf_tlb_slots;
+extern const xf_ops xf_pv, xf_no_iccci, xf_tlb_slots, xf_inkernel_mmio,
+    xf_lazy_tlb;
 
 /* Every transform, in the order they apply when composed. */
 static const xf_ops *const transforms[] = {
     &xf_pv,
     &xf_no_iccci,
     &xf_tlb_slots,
+    &xf_inkernel_mmio,
+    &xf_lazy_tlb,
 };
 #define N_XF (sizeof transforms / sizeof transforms[0])
 
@@ -160,8 +163,10 @@ typedef struct side {
     uint64_t gsum;  /* guest ticks so far (the time-driven schedule) */
     uint64_t exits;
     trace_writer *w; /* the transformed stream, for the timed platform */
-    trace_rec held;  /* last exit written, held back to take extensions */
-    bool holding;
+    /* the last exit written and the state records after it, held back so
+     * that a removed exit's run can still be added to its guest ticks */
+    trace_rec held[64];
+    size_t n_held;
 } side;
 
 struct whatif_env {
@@ -175,6 +180,15 @@ struct whatif_env {
     uint64_t *gamma;
     size_t n_timed, cap_timed, next_timed;
 };
+
+sim_err xf_parse_none(const char *name, void **state, const char *opts)
+{
+    *state = NULL;
+    if (opts)
+        return sim_fail(SIM_ERR_USAGE, "whatif: %s takes no options (got "
+                                       "'%s')", name, opts);
+    return SIM_OK;
+}
 
 cost_model *whatif_env_model(whatif_env *env)
 {
@@ -191,20 +205,22 @@ static uint32_t cap32(uint64_t x)
     return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
 }
 
+static void side_flush(whatif_env *env, side *sd)
+{
+    for (size_t i = 0; i < sd->n_held && env->err == SIM_OK; i++)
+        env->err = trace_writer_put(sd->w, &sd->held[i]);
+    sd->n_held = 0;
+}
+
 static void side_write(whatif_env *env, side *sd, const trace_rec *r)
 {
     if (!sd->w || env->err != SIM_OK)
         return;
-    if (sd->holding) {
-        env->err = trace_writer_put(sd->w, &sd->held);
-        sd->holding = false;
-    }
-    if (env->err != SIM_OK)
-        return;
-    if (r->kind == TREC_EXIT) {
-        sd->held = *r;
-        sd->holding = true;
-    } else
+    if (r->kind == TREC_EXIT || sd->n_held == sizeof sd->held / sizeof *r)
+        side_flush(env, sd);
+    if (sd->n_held || r->kind == TREC_EXIT)
+        sd->held[sd->n_held++] = *r;
+    else
         env->err = trace_writer_put(sd->w, r);
 }
 
@@ -227,9 +243,13 @@ static void side_hook_exit(whatif_env *env, side *sd, trace_rec r)
     sim_err e = sd->hook.cost(sd->hook.ctx, &r, &h, &g);
     if (e != SIM_OK && env->err == SIM_OK)
         env->err = e;
-    r.handler = h;
-    r.guest = g;
     side_account(sd, &r, h, g);
+    /* the timed platform applies the predicting model's policies itself: it
+     * gets the trace's own guest ticks (with the runs handed over), not
+     * the ones this model already adjusted */
+    r.handler = h;
+    if (!(r.flags & TRF_GUEST_KNOWN))
+        r.guest = g;
     side_write(env, sd, &r);
 }
 
@@ -245,7 +265,9 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec)
     g = cap32(cost_to_ticks(sd->m, g));
     r.handler = (uint32_t)h;
     r.guest = (uint32_t)g;
-    r.flags &= (uint8_t)~(TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN);
+    /* its guest interval (no run of its own: the entry's stages) goes to
+     * the timed platform as if measured, so both paths price it alike */
+    r.flags = (uint8_t)((r.flags & ~TRF_HANDLER_KNOWN) | TRF_GUEST_KNOWN);
     side_account(sd, &r, h, g);
     side_write(env, sd, &r);
     env->res->inserted++;
@@ -260,8 +282,8 @@ static void pred_extend(whatif_env *env, uint64_t cycles)
     uint64_t ticks = cost_to_ticks(sd->m, cycles);
     sd->t += ticks;
     sd->gsum += ticks;
-    if (sd->holding && (sd->held.flags & TRF_GUEST_KNOWN))
-        sd->held.guest = cap32((uint64_t)sd->held.guest + ticks);
+    if (sd->n_held && (sd->held[0].flags & TRF_GUEST_KNOWN))
+        sd->held[0].guest = cap32((uint64_t)sd->held[0].guest + ticks);
 }
 
 /* Time-driven exits whose place in the baseline's guest time the
@@ -437,8 +459,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
     if (o->systemc && !platform_available())
         return sim_fail(SIM_ERR_UNSUPP, "whatif: this build has no SystemC "
                                         "platform (libsystemc-dev)");
-    static params p1;
-    p1 = *p;
+    params p1 = *p; /* not static: sweeps predict from several threads */
     for (unsigned i = 0; i < c->n; i++)
         if (c->ops[i]->params) {
             sim_err e = c->ops[i]->params(c->state[i], &p1);
@@ -510,8 +531,9 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
     res->pred_exits = env.pred.exits;
     trace_reader_close(rd);
     if (env.pred.w) {
-        if (e == SIM_OK && env.pred.holding)
-            e = trace_writer_put(env.pred.w, &env.pred.held);
+        env.err = e;
+        side_flush(&env, &env.pred);
+        e = env.err;
         if (e == SIM_OK)
             e = trace_writer_close(env.pred.w);
         else
@@ -541,7 +563,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         cost_free(m0);
         cost_free(m1);
     }
-    if (tmp[0])
+    if (tmp[0] && !getenv("SIM_WHATIF_KEEP"))
         unlink(tmp);
     free(env.timed);
     free(env.gamma);

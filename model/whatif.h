@@ -1,5 +1,5 @@
-/* whatif: predict the exit-timing table after an optimization (DESIGN §7,
- * docs/whatif.md). A transform changes the workload or the kernel the way
+/* whatif: predict the exit-timing table after an optimization
+ * (docs/whatif.md). A transform changes the workload or the kernel the way
  * the real change would (instruction words patched into loads/stores, exits
  * removed or inserted, UTLB slots added, a path shortened); the model then
  * re-derives everything downstream in one lockstep pass over the trace:
@@ -72,6 +72,11 @@ typedef struct xf_ops {
     void (*report)(const void *state, FILE *f);
     void (*free)(void *state);
 } xf_ops;
+
+/* The parse of a transform without options: *state = NULL; anything given
+ * after its name is a usage error naming it. */
+SIM_MUST_CHECK sim_err xf_parse_none(const char *name, void **state,
+                                     const char *opts);
 
 /* The exit of `type` inserted into the predicted stream now, costed by the
  * predicting model (no guest instructions of its own: the guest run it

@@ -14,11 +14,7 @@
 
 static sim_err noiccci_parse(void **state, const char *opts)
 {
-    *state = NULL;
-    if (opts)
-        return sim_fail(SIM_ERR_USAGE, "whatif: no-iccci takes no options "
-                                       "(got '%s')", opts);
-    return SIM_OK;
+    return xf_parse_none("no-iccci", state, opts);
 }
 
 static void noiccci_model(void *state, cost_model *m)

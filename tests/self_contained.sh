@@ -1,7 +1,8 @@
 #!/bin/sh
 # self_contained.sh SRC : the repository stands on its own. No tracked file
 # of the code or its docs cites material outside the repository (the
-# "reference/..." notes, "../shared", "ref §N"); KVM/440 facts are cited as
+# "reference/..." notes, "../shared", "ref §N", the design notes "DESIGN
+# §N"); KVM/440 facts are cited as
 # docs/kvm440.md §N, and every such §N is a section of docs/kvm440.md.
 set -u
 cd "$1" || exit 1
@@ -12,7 +13,7 @@ else
   files=$(find $dirs -type f ! -path 'validation/hw/*' 2>/dev/null)
 fi
 [ -n "$files" ] || { echo "no files found under $dirs"; exit 1; }
-bad=$(echo "$files" | xargs grep -nE 'reference/|\.\./shared|kvm440-internals|ref §|reference §|feasibility\.md' 2>/dev/null)
+bad=$(echo "$files" | xargs grep -nE 'reference/|\.\./shared|kvm440-internals|ref §|reference §|feasibility\.md|DESIGN §|DESIGN\.md|STYLE\.md' 2>/dev/null)
 if [ -n "$bad" ]; then
   echo "citations of material outside the repository:"
   echo "$bad"

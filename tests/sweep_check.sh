@@ -9,6 +9,8 @@
 #   interrupt SIGINT during a long sweep: exit 130, a complete CSV of the
 #             points done
 #   mpi       mpirun -np 2: the file is byte-identical to one process
+#   transform --transform pv: each row's per-row sums equal `sim whatif
+#             --transform pv --accounting 3.1 --set ...` of the point
 #   sens      sim sensitivity (host interrupts off): "10% cheaper X saves Y%"
 #             equals two replays, and the --target value reaches the target
 #             by replay while one unit less far does not
@@ -99,6 +101,22 @@ mpi)
   cmp one.csv two.csv || { echo "2 ranks differ from 1 process"; exit 1; }
   [ "$(tail -n +2 two.csv | wc -l)" = 6 ]
   echo "2 ranks: byte-identical to one process"
+  ;;
+transform)
+  "$sim" sweep $tr --param emul_spr_gen_insns=10,20 --transform pv -o t.csv 2>/dev/null
+  hdr=$(head -1 t.csv)
+  tail -n +2 t.csv | while IFS= read -r line; do
+    v=$(echo "$line" | cut -d, -f1)
+    "$sim" whatif $tr --transform pv --accounting 3.1 --format csv \
+      --set emul_spr_gen_insns="$v" > w.csv 2>/dev/null
+    for row in EMULINST ITLBVIRT DTLBVIRT TIMEINGUEST; do
+      col=$(printf '%s\n' "$hdr" | tr , '\n' | grep -n "^${row}_sum_usec\$" | cut -d: -f1)
+      got=$(echo "$line" | cut -d, -f"$col")
+      exp=$(grep "^$row," w.csv | cut -d, -f5)
+      [ "$got" = "$exp" ] || { echo "$v $row: sweep $got, whatif $exp"; exit 1; }
+    done
+    echo "emul_spr_gen_insns=$v: rows equal sim whatif"
+  done
   ;;
 sens)
   q="--set host_tick_hz=0 --set host_irq_hz=0"

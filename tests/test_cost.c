@@ -587,6 +587,19 @@ static void test_replay_keeps_measured_guest_time(void)
     }
 }
 
+/* a model is never built from inconsistent parameters, however they were
+ * resolved */
+static void test_inconsistent_params_refused(void)
+{
+    params p;
+    params_init(&p);
+    CU_ASSERT_FATAL(params_set(&p, PARAM_icache_bytes, 8200, "t") == SIM_OK);
+    cost_model *m = (cost_model *)&p; /* must be reset */
+    CU_ASSERT_EQUAL(cost_new(&m, &p), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NULL(m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whole number of cache lines"));
+}
+
 static CU_TestInfo tests[] = {
     {"common path stages", test_common_path_stages},
     {"guest-side stages go to TIMEINGUEST",
@@ -620,6 +633,7 @@ static CU_TestInfo tests[] = {
     {"stage counts are the table's", test_stage_counts_are_the_tables},
     {"model replay keeps the trace's guest time",
      test_replay_keeps_measured_guest_time},
+    {"inconsistent parameters refused", test_inconsistent_params_refused},
     CU_TEST_INFO_NULL,
 };
 

@@ -19,14 +19,14 @@
 static void scratch(const char *name, char *dir, size_t cap)
 {
     snprintf(dir, cap, "%s/outfile_unit_%s", test_tmp_dir(), name);
-    char cmd[600];
+    char cmd[2 * 1024 + 32];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     CU_ASSERT_FATAL(system(cmd) == 0);
 }
 
 static size_t count_temps(const char *dir)
 {
-    char pat[600];
+    char pat[1024 + 16];
     snprintf(pat, sizeof pat, "%s/*.tmp.*", dir);
     glob_t g;
     size_t n = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;

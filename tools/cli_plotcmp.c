@@ -82,7 +82,7 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
             fprintf(g, "set terminal pngcairo size 1200,800 font 'sans,11'\n");
         else
             fprintf(g, "set terminal svg size 1200,800 font 'sans,11'\n");
-        fprintf(g, "set output ");
+        fprintf(g, "set termoption noenhanced\nset output ");
         quoted(g, k == 0 ? opng.tmp : osvg.tmp);
         fprintf(g, "\nset multiplot layout 2,1 title ");
         quoted(g, title);
@@ -103,12 +103,16 @@ sim_err cli_plot_compare(const char *base, const tcmp *c,
         quoted(g, ref_label);
         fprintf(g, " lc rgb '#4477aa', '' using 3 title ");
         quoted(g, label);
-        fprintf(g, " lc rgb '#ee6677'\n"
-                   "set ylabel 'sum: (new - ref) / ref (%%)'\n"
-                   "set yrange [*:*]\n"
-                   "set title 'relative error (difference) of each row''s sum'\n"
-                   "unset key\n"
-                   "plot ");
+        fprintf(g, " lc rgb '#ee6677'\nset ylabel ");
+        char lab[256];
+        snprintf(lab, sizeof lab, "sum: (%s - %s) / %s (%%)", label,
+                 ref_label, ref_label);
+        quoted(g, lab);
+        snprintf(lab, sizeof lab, "each row's sum, %s against %s", label,
+                 ref_label);
+        fprintf(g, "\nset yrange [*:*]\nset title ");
+        quoted(g, lab);
+        fprintf(g, "\nunset key\nplot ");
         quoted(g, dat.tmp);
         fprintf(g, " using 4:xtic(1) lc rgb '#228833'\n"
                    "unset multiplot\nset output\n");

@@ -15,6 +15,7 @@
 #include "outfile.h"
 #include "params.h"
 #include "sensitivity.h"
+#include "whatif.h"
 
 static void help(FILE *f)
 {
@@ -42,7 +43,9 @@ static void help(FILE *f)
         "  -o FILE         every parameter with its per-row elasticities, CSV or\n"
         "                  .json\n"
         "  --plot FILE     tornado chart (.png or .svg) of the top parameters\n"
-        "  --transform T   not available: needs the what-if transforms\n"
+        "  --transform T   the point is the transformed trace (`sim whatif\n"
+        "                  --transform T`, docs/whatif.md); every probe is then\n"
+        "                  a full prediction\n"
         "\n"
         "exit codes: 0 ok, 2 bad usage or input.\n");
 }
@@ -73,8 +76,10 @@ static int cmp_effect(const void *a, const void *b)
 {
     const sens_entry *x = *(const sens_entry *const *)a,
                      *y = *(const sens_entry *const *)b;
-    double ex = fmax(fabs(x->lo_pct), fabs(x->hi_pct)),
-           ey = fmax(fabs(y->lo_pct), fabs(y->hi_pct));
+    /* the number the sentence says: the lower value's effect (the higher
+     * one's for a parameter at its minimum) */
+    double ex = fabs(x->lo != x->base ? x->lo_pct : x->hi_pct),
+           ey = fabs(y->lo != y->base ? y->lo_pct : y->hi_pct);
     if (ex != ey)
         return ex < ey ? 1 : -1;
     return (int)x->id - (int)y->id;
@@ -285,10 +290,7 @@ int cli_sensitivity(int argc, char **argv)
                                        "number, not '%s'", optarg);
             break;
         case 'G': plot = optarg; break;
-        case 'X':
-            return cli_usage_error("sensitivity", "--transform is not "
-                                   "available: the what-if transforms are "
-                                   "not in this build yet");
+        case 'X': so.transform = optarg; break;
         case 'o': out = optarg; break;
         case 'h': help(stdout); return 0;
         default:
@@ -317,6 +319,13 @@ int cli_sensitivity(int argc, char **argv)
             threads = 64;
     }
     so.threads = (unsigned)threads;
+    if (so.transform) { /* bad names stop here, before any replay */
+        whatif_chain *chain;
+        sim_err te = whatif_chain_parse(&chain, so.transform);
+        if (te != SIM_OK)
+            return cli_report(te);
+        whatif_chain_free(chain);
+    }
     stop_flag = 0;
     so.stop = &stop_flag;
     struct sigaction sa, old;
@@ -331,7 +340,7 @@ int cli_sensitivity(int argc, char **argv)
     if (err != SIM_OK)
         return cli_report(err);
     if (stop_flag) {
-        fprintf(stderr, "sensitivity: interrupted\n");
+        fprintf(stderr, "sim sensitivity: interrupted\n");
         return 130;
     }
 
@@ -346,14 +355,16 @@ int cli_sensitivity(int argc, char **argv)
         all_exact = all_exact && (!e[i].probed || e[i].exact);
     printf("# each parameter %g%% lower and higher, one at a time; %s\n",
            100 * so.step,
-           so.replay ? "every probe a full replay"
+           so.transform ? "every probe a full what-if prediction"
+           : so.replay  ? "every probe a full replay"
                      : "linear parameters from one replay's unit counts, "
                        "stateful ones by a replay each");
     if (!all_exact)
-        printf("# note: host interrupts arrive in simulated time here, so "
-               "probes of linear parameters are first-order, on the base "
-               "point's trajectory, and replays of stateful ones carry its "
-               "run-to-run noise (docs/sweep.md)\n");
+        printf("# note: host interrupts arrive inside handler windows "
+               "here, so probes of linear parameters are first order, on the "
+               "base point's trajectory: they leave out the host work a "
+               "longer handler catches (--replay includes it; "
+               "docs/sweep.md)\n");
     const sens_entry *rank[PARAM__COUNT];
     size_t nr = 0, nzero = 0;
     for (size_t i = 0; i < n; i++) {

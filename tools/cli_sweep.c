@@ -16,6 +16,7 @@
 #include "params.h"
 #include "simmpi.h"
 #include "sweep.h"
+#include "whatif.h"
 
 static void help(FILE *f)
 {
@@ -50,7 +51,9 @@ static void help(FILE *f)
         "  --format F       csv | json (default: from OUT's extension)\n"
         "  --plot FILE      draw the sweep with gnuplot (.png or .svg): total vs\n"
         "                   the parameter for one, a heat map for two\n"
-        "  --transform T    not available: needs the what-if transforms\n"
+        "  --transform T    predict the transformed trace at every point, as\n"
+        "                   `sim whatif --transform T` (docs/whatif.md): every\n"
+        "                   point is then a full prediction (no statistics)\n"
         "  -o OUT           output file (temporary name, renamed when complete)\n"
         "\n"
         "Under mpirun/srun the points are split over the ranks and rank 0 writes\n"
@@ -207,6 +210,7 @@ int cli_sweep(int argc, char **argv)
     char *sets[64];
     int nsets = 0;
     const char *pfile = NULL, *out = NULL, *plot = NULL, *fmt = NULL;
+    const char *transform = NULL;
     unsigned long long samples = 0, seed = 1, threads = 0, maxp = 10000;
     bool yes = false;
     sweep_method method = SWEEP_AUTO;
@@ -272,10 +276,7 @@ int cli_sweep(int argc, char **argv)
         case 'y': yes = true; break;
         case 'f': fmt = optarg; break;
         case 'G': plot = optarg; break;
-        case 'T':
-            return cli_usage_error("sweep", "--transform is not available: "
-                                   "the what-if transforms are not in this "
-                                   "build yet");
+        case 'T': transform = optarg; break;
         case 'o': out = optarg; break;
         case 'h': help(stdout); return 0;
         default:
@@ -312,6 +313,13 @@ int cli_sweep(int argc, char **argv)
     int rc = cli_params_resolve(&base, pfile, sets, nsets);
     if (rc != 0)
         return rc;
+    if (transform) { /* bad names stop here, before any replay */
+        whatif_chain *chain;
+        sim_err te = whatif_chain_parse(&chain, transform);
+        if (te != SIM_OK)
+            return cli_report(te);
+        whatif_chain_free(chain);
+    }
     sweep_plan pl;
     memset(&pl, 0, sizeof pl);
     sim_err e = SIM_OK;
@@ -351,6 +359,7 @@ int cli_sweep(int argc, char **argv)
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
     sweep_run_opts ro = {.method = method, .guest = guest,
+                         .transform = transform,
                          .threads = (unsigned)threads, .rank = mp.rank,
                          .nranks = mp.size, .stop = &stop_flag,
                          .progress = cli_progress_update,
@@ -408,7 +417,7 @@ int cli_sweep(int argc, char **argv)
     if (e != SIM_OK)
         return cli_report(e);
     if (stop_flag) {
-        fprintf(stderr, "sweep: interrupted\n");
+        fprintf(stderr, "sim sweep: interrupted\n");
         return 130;
     }
     return 0;

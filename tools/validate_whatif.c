@@ -219,6 +219,32 @@ static sim_err measured(vcase *c, table *t, json_t *notes)
     return e;
 }
 
+/* How well the model reproduces the baseline's own table (the trace's
+ * ticks), when it has them: the part of the final error the transform does
+ * not cause. Reads the baseline trace only. */
+static void baseline_fidelity(vcase *c, const char *trace, const stats *sb,
+                              bool fold, double threshold, json_t *json)
+{
+    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    static stats s;
+    replay_result rr;
+    if (replay_file(trace, &ro, &s, &rr) != SIM_OK) {
+        sim_clear_error();
+        return;
+    }
+    static table own, model;
+    stats_to_table(&s, &own);
+    stats_to_table(sb, &model);
+    tcmp cmp;
+    tcmp_make(&cmp, &own, &model, fold, threshold);
+    if (c->out)
+        fprintf(c->out, "  the model on the baseline itself (untransformed "
+                        "prediction vs the baseline trace's own ticks): "
+                        "total %+.1f%%, MAPE %.1f%%, MPE %+.1f%% over %d rows\n",
+                100.0 * cmp.err_total, cmp.mape, cmp.mpe, cmp.n_major);
+    json_object_set_new(json, "baseline_model", tcmp_to_json(&cmp));
+}
+
 static bool in_list(const char *list, const char *name)
 {
     size_t n = strlen(name);
@@ -315,6 +341,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return e;
     static table pred;
     stats_to_table(&sp, &pred);
+    baseline_fidelity(c, trace, &sb, fold != 0, threshold, json);
 
     /* 4: the measured table, for the comparison only */
     static table meas;

@@ -23,11 +23,14 @@ endif()
 target_include_directories(simplatform PUBLIC ${CMAKE_SOURCE_DIR}/model/platform)
 list(APPEND SIM_EXTRA_LIBS simplatform)
 
-# test_platform is created by tests/tests.cmake after this fragment; link it
+# test_platform and test_whatif (model/whatif prices through the platform
+# on request) are created by tests/tests.cmake after this fragment; link it
 # to the platform once the whole directory has been read.
 function(_sim_platform_link_tests)
-  if(TARGET test_platform)
-    target_link_libraries(test_platform PRIVATE simplatform)
-  endif()
+  foreach(t test_platform test_whatif)
+    if(TARGET ${t})
+      target_link_libraries(${t} PRIVATE simplatform)
+    endif()
+  endforeach()
 endfunction()
 cmake_language(DEFER CALL _sim_platform_link_tests)

@@ -291,7 +291,7 @@ SC_MODULE(trace_guest)
         uint64_t h, g;
         cost_exit_replay(sh.m, &r, &h, &g);
         if (heavy || cost_last_qemu(sh.m)) {
-            run_guest(finish_exit(t, h));
+            run_guest(g + finish_exit(t, h)); // its guest run too
             return;
         }
         uint64_t rem_h = h + service_in_exit(t), rem_g = g;
