@@ -632,6 +632,8 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
     /* evaluate; what cannot be evaluated exactly (auto) is replayed */
     size_t nrep = 0;
     for (size_t i = 0; i < np; i++) {
+        if (o->stop && *o->stop)
+            break; /* Ctrl-C: the points so far are kept */
         if (!mine(o, i))
             continue;
         if (!replay_all) {
