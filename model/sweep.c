@@ -124,7 +124,7 @@ sim_err sweep_eval(const sweep_base *b, const params *q, sweep_totals *out)
         return sim_fail(SIM_ERR_USAGE, "a stateful parameter differs "
                                        "from the replayed point");
     cost_model *m;
-    sim_err e = cost_new(&m, q);
+    sim_err e = cost_new_units(&m, q);
     if (e != SIM_OK)
         return e;
     *out = b->at;
