@@ -1039,7 +1039,9 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
                       uint64_t *guest)
 {
     if (!cost_guest_from_trace(m, r)) {
-        exit_impl(m, r, COST_DRAW, COST_DRAW, handler, guest);
+        /* a run length the trace gives in instructions is timed here */
+        exit_impl(m, r, r->flags & TRF_GUEST_INSNS ? r->guest : COST_DRAW,
+                  COST_DRAW, handler, guest);
         return;
     }
     /* ticks -> cycles for the model's clock and D-cache decay */
@@ -1081,7 +1083,8 @@ void cost_set_lazy_tlb(cost_model *m, bool on)
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
 {
     if (!cost_guest_from_trace(m, r))
-        return cyc(dbl(draw_guest(m)) * m->k_guest_cpi);
+        return cyc(dbl(r->flags & TRF_GUEST_INSNS ? r->guest : draw_guest(m)) *
+                   m->k_guest_cpi);
     /* the measured interval less what belongs to the entry: stub, tail and
      * the refills of a full-length run */
     exit_type t = (exit_type)r->type;

@@ -63,13 +63,18 @@ static int parse_time(const char *s, double *out)
     return 0;
 }
 
-static meas_kernel *kernel(meas_data *d, const char *name, bool create)
+/* The kernel called name, added if new; NULL with *e set if there is no
+ * room (path:ln in the message). */
+static meas_kernel *kernel(meas_data *d, const char *name, const char *path,
+                           unsigned ln, sim_err *e)
 {
     for (size_t i = 0; i < d->nk; i++)
         if (!strcmp(d->k[i].name, name))
             return &d->k[i];
-    if (!create || d->nk == sizeof d->k / sizeof d->k[0])
+    if (d->nk == sizeof d->k / sizeof d->k[0]) {
+        *e = sim_fail(SIM_ERR_FORMAT, "%s:%u: too many kernels", path, ln);
         return NULL;
+    }
     meas_kernel *k = &d->k[d->nk++];
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
@@ -104,12 +109,9 @@ sim_err meas_load(meas_data *d, const char *path)
                              "wall T1 T2 ...'", path, ln);
                 break;
             }
-            meas_kernel *k = kernel(d, name, true);
-            if (!k) {
-                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: too many kernels",
-                             path, ln);
+            meas_kernel *k = kernel(d, name, path, ln, &e);
+            if (!k)
                 break;
-            }
             for (char *t; (t = strtok_r(NULL, " \t\r\n", &save));) {
                 double s;
                 if (parse_time(t, &s)) {
@@ -136,12 +138,9 @@ sim_err meas_load(meas_data *d, const char *path)
                              "EVENT COUNT'", path, ln);
                 break;
             }
-            meas_kernel *k = kernel(d, name, true);
-            if (!k) {
-                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: too many kernels",
-                             path, ln);
+            meas_kernel *k = kernel(d, name, path, ln, &e);
+            if (!k)
                 break;
-            }
             k->traps = c;
             snprintf(k->event, sizeof k->event, "%s", ev);
         } else {

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "exitprof.h"
+#include "insn440.h"
 #include "sim_config.h"
 #include "trace.h"
 
@@ -113,6 +115,23 @@ static uint32_t emul_inst(exit_type t)
     }
 }
 
+/* The header of a synthetic trace: workload = prefix + profile name. */
+static trace_header synth_header(const synth_opts *o, uint64_t tb_hz,
+                                 const char *prefix, const char *name,
+                                 const char *cost_label)
+{
+    trace_header h;
+    memset(&h, 0, sizeof h);
+    h.source = TSRC_SYNTH;
+    h.tb_hz = tb_hz;
+    h.core_hz = o->core_hz ? o->core_hz : tb_hz;
+    snprintf(h.workload, sizeof h.workload, "%s%.*s", prefix,
+             (int)(sizeof h.workload - 1 - strlen(prefix)), name);
+    snprintf(h.tool_version, sizeof h.tool_version, "sim440 %s", SIM_VERSION);
+    snprintf(h.cost_label, sizeof h.cost_label, "%s", cost_label);
+    return h;
+}
+
 static uint32_t to_ticks(double usec, uint64_t tb_per_usec)
 {
     double t = floor(usec * (double)tb_per_usec);
@@ -147,14 +166,8 @@ sim_err synth_write(const char *path, const synth_profile *p,
         return sim_fail(SIM_ERR_RANGE, "synth: profile %s has no exit types",
                         p->name);
 
-    trace_header h;
-    memset(&h, 0, sizeof h);
-    h.source = TSRC_SYNTH;
-    h.tb_hz = tb_hz;
-    h.core_hz = o->core_hz ? o->core_hz : tb_hz;
-    snprintf(h.workload, sizeof h.workload, "synth:%.25s", p->name);
-    snprintf(h.tool_version, sizeof h.tool_version, "sim440 %s", SIM_VERSION);
-    snprintf(h.cost_label, sizeof h.cost_label, "synth (drawn from profile)");
+    trace_header h = synth_header(o, tb_hz, "synth:", p->name,
+                                  "synth (drawn from profile)");
 
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_ran_discrete_t *mix = gsl_ran_discrete_preproc(nt, w);
@@ -203,6 +216,229 @@ sim_err synth_write(const char *path, const synth_profile *p,
     e = trace_writer_close(w_);
 out:
     gsl_ran_discrete_free(mix);
+    gsl_rng_free(rng);
+    return e;
+}
+
+/* ---- synth --like ---- */
+
+/* One emulated-exit choice of a folded EMULINST row. */
+typedef struct like_word {
+    exit_type type;
+    uint32_t word;
+} like_word;
+
+static bool side_i(exit_type t)
+{
+    return t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL || t == EXIT_ISI;
+}
+
+/* The type whose pages an exit of type t draws from: its own, else one of
+ * the same side (instruction / data) the profile has. */
+static int page_source(const exitprof *p, exit_type t)
+{
+    if (p->npage[t])
+        return t;
+    static const exit_type ipool[] = {EXIT_ITLBVIRT, EXIT_ITLBREAL, EXIT_ISI};
+    static const exit_type dpool[] = {EXIT_DTLBVIRT, EXIT_DTLBREAL, EXIT_DSI,
+                                      EXIT_MMIO};
+    const exit_type *pool = side_i(t) ? ipool : dpool;
+    size_t n = side_i(t) ? 3 : 4;
+    for (size_t i = 0; i < n; i++)
+        if (p->npage[pool[i]])
+            return pool[i];
+    return -1;
+}
+
+/* Guest instructions after an entry: the profile's quantiles, linearly
+ * interpolated. */
+static uint32_t draw_run(gsl_rng *r, const exitprof *p)
+{
+    double u = gsl_rng_uniform(r) * (XP_RUNQ - 1);
+    unsigned i = (unsigned)u;
+    double f = u - i;
+    double v = p->runq[i] + f * (p->runq[i + 1] - p->runq[i]);
+    return v > 4294967295.0 ? 0xffffffffu : (uint32_t)(v + 0.5);
+}
+
+static bool table_has_emul(const table *t)
+{
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (exit_is_emul((exit_type)i) && t->rows[i].present &&
+            t->rows[i].count)
+            return true;
+    return false;
+}
+
+sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
+                         const synth_opts *o, synth_like_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    uint64_t tb_hz = o->tb_hz ? o->tb_hz : 667000000u;
+    uint64_t tbpu = tb_hz / 1000000u;
+    if (tbpu == 0)
+        return sim_fail(SIM_ERR_RANGE, "synth: timebase %llu Hz is below 1 MHz",
+                        (unsigned long long)tb_hz);
+    /* the rows' counts, scaled to the exits asked for (largest remainders) */
+    uint64_t total = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (i != EXIT_TIMEINGUEST && hw->rows[i].present)
+            total += hw->rows[i].count;
+    if (total == 0)
+        return sim_fail(SIM_ERR_FORMAT, "synth --like: the table has no exit "
+                        "row with a count");
+    uint64_t n = o->exits ? o->exits : total;
+    uint64_t left[EXIT__COUNT] = {0}, sum = 0;
+    double frac[EXIT__COUNT] = {0};
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        if (i == EXIT_TIMEINGUEST || !hw->rows[i].present)
+            continue;
+        double x = (double)hw->rows[i].count * (double)n / (double)total;
+        left[i] = (uint64_t)x;
+        frac[i] = x - (double)left[i];
+        sum += left[i];
+    }
+    while (sum < n) { /* the largest remainder first, ties by type */
+        int best = -1;
+        for (int i = 0; i < EXIT__COUNT; i++)
+            if (hw->rows[i].present && i != EXIT_TIMEINGUEST &&
+                hw->rows[i].count && (best < 0 || frac[i] > frac[best]))
+                best = i;
+        left[best]++;
+        frac[best] = -1;
+        sum++;
+    }
+    bool fold = hw->rows[EXIT_EMULINST].present && !table_has_emul(hw);
+    rep->folded = fold;
+
+    /* the folded EMULINST pool: every emulated word of the profile */
+    like_word pool[EXIT__COUNT * XP_MAX_WORDS];
+    double pw[EXIT__COUNT * XP_MAX_WORDS];
+    size_t npool = 0;
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (!(t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
+            continue;
+        for (int k = 0; k < p->nword[t]; k++) {
+            pool[npool] = (like_word){(exit_type)t, p->word[t][k].v};
+            pw[npool++] = (double)p->word[t][k].count;
+        }
+    }
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_ran_discrete_t *pooled =
+        npool ? gsl_ran_discrete_preproc(npool, pw) : NULL;
+    gsl_ran_discrete_t *words[EXIT__COUNT] = {0}, *pages[EXIT__COUNT] = {0};
+    sim_err e = SIM_OK;
+    if (!rng || (npool && !pooled)) {
+        e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+        goto out;
+    }
+    gsl_rng_set(rng, (unsigned long)o->seed);
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        double w[XP_MAX_PAGES];
+        if (p->nword[t]) {
+            for (int k = 0; k < p->nword[t]; k++)
+                w[k] = (double)p->word[t][k].count;
+            words[t] = gsl_ran_discrete_preproc((size_t)p->nword[t], w);
+        }
+        if (p->npage[t]) {
+            for (int k = 0; k < p->npage[t]; k++)
+                w[k] = (double)p->page[t][k].count;
+            pages[t] = gsl_ran_discrete_preproc((size_t)p->npage[t], w);
+        }
+        if ((p->nword[t] && !words[t]) || (p->npage[t] && !pages[t])) {
+            e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+            goto out;
+        }
+        bool detail = left[t] == 0 || p->count[t] > 0 ||
+                      (fold && t == EXIT_EMULINST && npool);
+        if (!detail)
+            rep->bare[rep->nbare++] = (exit_type)t;
+    }
+
+    trace_header h =
+        synth_header(o, tb_hz, "like:", p->name, "none (synth --like)");
+    trace_writer *w;
+    e = trace_writer_open(&w, path, &h);
+    if (e != SIM_OK)
+        goto out;
+    uint64_t tb = 1000000u * tbpu, remaining = n;
+    int next_gtlb = 0;
+    for (uint64_t i = 0; i < n && e == SIM_OK; i++) {
+        /* the next row, in proportion to what is left of each */
+        double x = gsl_rng_uniform(rng) * (double)remaining;
+        int row = -1;
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            if (!left[t])
+                continue;
+            row = t;
+            if (x < (double)left[t])
+                break;
+            x -= (double)left[t];
+        }
+        left[row]--;
+        remaining--;
+        rep->count[row]++;
+        exit_type t = (exit_type)row;
+        uint32_t word = 0;
+        if (fold && t == EXIT_EMULINST && pooled) {
+            const like_word *lw = &pool[gsl_ran_discrete(rng, pooled)];
+            t = lw->type;
+            word = lw->word;
+        } else if (words[t]) {
+            word = p->word[t][gsl_ran_discrete(rng, words[t])].v;
+        }
+        trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t};
+        int irq = exit_default_irq(t);
+        r.irq = (uint8_t)(irq < 0 ? 0 : irq);
+        r.flags = TRF_GUEST_INSNS;
+        if (p->count[t] && gsl_rng_uniform(rng) * (double)p->count[t] <
+                               (double)p->pr[t])
+            r.flags |= TRF_GUEST_PR;
+        if (exit_flags(t) & EXF_HEAVY)
+            r.flags |= TRF_USERSPACE;
+        r.inst = word;
+        r.pc = 0xc0000000u +
+               ((uint32_t)gsl_rng_uniform_int(rng, 1u << 20) << 2);
+        int ps = page_source(p, t);
+        if (ps >= 0 && (side_i(t) || irq == BOOKE_IRQ_DTLB_MISS ||
+                        irq == BOOKE_IRQ_DATA_STORAGE || t == EXIT_MMIO)) {
+            uint32_t page = p->page[ps][gsl_ran_discrete(rng, pages[ps])].v;
+            uint32_t a =
+                page | ((uint32_t)gsl_rng_uniform_int(rng, 1024) << 2);
+            if (side_i(t))
+                r.pc = r.addr = a;
+            else
+                r.addr = a;
+        }
+        r.guest = draw_run(rng, p);
+        r.tb = tb;
+        tb += tbpu; /* (no ticks: a nominal microsecond apart) */
+        e = trace_writer_put(w, &r);
+        /* the guest entry a tlbwe wrote, in the profile's order */
+        if (e == SIM_OK && p->ngtlb && word &&
+            insn440_decode(word) == INSN_TLBWE) {
+            const xp_gtlb *g = &p->gtlb[next_gtlb];
+            next_gtlb = (next_gtlb + 1) % p->ngtlb;
+            trace_rec gr = {.kind = TREC_GTLB_WRITE, .type = g->index,
+                            .irq = g->tid, .pc = g->w0, .inst = g->w1,
+                            .addr = g->w2, .tb = r.tb};
+            e = trace_writer_put(w, &gr);
+            rep->gtlb_writes++;
+        }
+        if (o->progress && (i & 0xfffff) == 0)
+            o->progress(o->progress_ctx, i, n);
+    }
+    if (e == SIM_OK)
+        e = trace_writer_close(w);
+    else
+        trace_writer_abort(w);
+    rep->exits = n;
+out:
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        gsl_ran_discrete_free(words[t]);
+        gsl_ran_discrete_free(pages[t]);
+    }
+    gsl_ran_discrete_free(pooled);
     gsl_rng_free(rng);
     return e;
 }

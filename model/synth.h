@@ -44,4 +44,31 @@ typedef struct synth_opts {
 SIM_MUST_CHECK sim_err synth_write(const char *path, const synth_profile *p,
                                    const synth_opts *o);
 
+/* ---- a trace for a table nobody traced (sim trace synth --like) ---- */
+struct exitprof;
+typedef struct synth_like_report {
+    uint64_t exits;
+    uint64_t count[EXIT__COUNT]; /* exits written per table row */
+    bool folded;                 /* the table's EMULINST holds every
+                                    emulated instruction (pre-3.0) */
+    int nbare;                   /* rows the profile has no detail for */
+    exit_type bare[EXIT__COUNT];
+    uint64_t gtlb_writes;
+} synth_like_report;
+
+/* Writes a trace whose exit counts follow hw's rows exactly (scaled to
+ * o->exits; 0 = hw's own number of exits), in a random order, and whose
+ * per-exit details come from profile p: instruction words (a table without
+ * EMUL_* rows counts every emulated instruction as EMULINST, the pre-3.0
+ * taxonomy, so its EMULINST exits draw from all of the profile's emulated
+ * exits, each keeping the subtype cpu440 gave it), problem state, pages of
+ * misses and faults, the guest TLB writes (one after each tlbwe, in the
+ * profile's order) and the guest run length, in instructions
+ * (TRF_GUEST_INSNS: the cycle model times it). No handler or guest ticks.
+ * Never reads anything but hw and p. Deterministic in o->seed. */
+SIM_MUST_CHECK sim_err synth_like_write(const char *path, const table *hw,
+                                        const struct exitprof *p,
+                                        const synth_opts *o,
+                                        synth_like_report *rep);
+
 #endif

@@ -149,6 +149,9 @@ static const char *rec_problem(const trace_rec *r, char *buf, size_t n)
         else if (r->flags & ~TRF__ALL)
             snprintf(buf, n, "exit flags 0x%02x have bits outside 0x%02x",
                      r->flags, TRF__ALL);
+        else if ((r->flags & TRF_GUEST_INSNS) && (r->flags & TRF_GUEST_KNOWN))
+            snprintf(buf, n, "exit flags 0x%02x: guest is either ticks (G) "
+                     "or instructions (I), not both", r->flags);
         else
             return NULL;
         return buf;
@@ -205,7 +208,9 @@ static inline bool rec_ok(const trace_rec *r)
     switch (r->kind) {
     case TREC_EXIT:
         return r->type < EXIT__COUNT && r->type != EXIT_TIMEINGUEST &&
-               !(r->flags & ~TRF__ALL);
+               !(r->flags & ~TRF__ALL) &&
+               (r->flags & (TRF_GUEST_INSNS | TRF_GUEST_KNOWN)) !=
+                   (TRF_GUEST_INSNS | TRF_GUEST_KNOWN);
     case TREC_GTLB_WRITE:
     case TREC_STLB_WRITE:
         return r->type < TLB_ENTRIES && !(r->flags | r->handler | r->guest);

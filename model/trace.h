@@ -32,7 +32,10 @@ enum trace_kind {
 #define TRF_GUEST_KNOWN 0x02u   /* `guest` holds measured/assigned ticks */
 #define TRF_GUEST_PR 0x04u      /* guest was in problem state (MSR[PR]=1) */
 #define TRF_USERSPACE 0x08u     /* the exit went to user space (heavy) */
-#define TRF__ALL 0x0fu
+#define TRF_GUEST_INSNS 0x10u   /* `guest` holds the guest instructions run
+                                   after the entry, not ticks (sim trace
+                                   synth --like); never with GUEST_KNOWN */
+#define TRF__ALL 0x1fu
 
 /* One record. Field meaning by kind:
  *            EXIT                      GTLB/STLB_WRITE     STLB_INVAL  MARKER

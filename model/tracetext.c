@@ -31,6 +31,7 @@ static const struct {
     {TRF_GUEST_KNOWN, "G"},
     {TRF_GUEST_PR, "PR"},
     {TRF_USERSPACE, "U"},
+    {TRF_GUEST_INSNS, "I"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 

@@ -49,3 +49,6 @@ sim_cli_test(sweep_whole_lines 2 "~point 2: .*icache_bytes = 9000 bytes is not a
 if(TARGET test_sweep AND TARGET simplatform)
   target_link_libraries(test_sweep PRIVATE simplatform)
 endif()
+if(TARGET test_sensitivity AND TARGET simplatform)
+  target_link_libraries(test_sensitivity PRIVATE simplatform)
+endif()

@@ -74,7 +74,8 @@ static void all_kinds(trace_rec *r /* [6] */)
         {.kind = TREC_EXIT,
          .type = EXIT_HCALL,
          .irq = 15,
-         .flags = TRF__ALL,
+         /* every flag that can go together (G and I exclude each other) */
+         .flags = TRF__ALL & ~TRF_GUEST_INSNS,
          .pc = 0xffffffff,
          .inst = 0x4c000064,
          .addr = 0xdeadbeef,
@@ -647,6 +648,8 @@ static void test_writer_rejects_bad_records(void)
         {.kind = TREC__MAX + 1, .tb = 1},
         {.kind = TREC_EXIT, .type = EXIT__COUNT},
         {.kind = TREC_EXIT, .type = EXIT_DEC, .flags = TRF__ALL + 1},
+        {.kind = TREC_EXIT, .type = EXIT_DEC,
+         .flags = TRF_GUEST_KNOWN | TRF_GUEST_INSNS},
         {.kind = TREC_GTLB_WRITE, .type = 64},
         {.kind = TREC_STLB_WRITE, .type = 1, .handler = 5},
         {.kind = TREC_STLB_INVAL, .type = 1, .pc = 5},

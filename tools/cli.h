@@ -30,6 +30,8 @@ int cli_params_resolve(struct params *p, const char *file, char *const *sets,
                        int nsets);
 /* `sim trace synth ...` (argv[0] = "synth"), in cli_synth.c */
 int cli_trace_synth(int argc, char **argv);
+/* `sim trace profile ...` (argv[0] = "profile"), in cli_synth.c */
+int cli_trace_profile(int argc, char **argv);
 
 /* Prints "sim <command>: <message>" (the command and subcommand being run,
  * the last sim_errmsg or else the status text) to stderr and returns the

@@ -5,6 +5,8 @@
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "exitprof.h"
+#include "outfile.h"
 #include "synth.h"
 #include "table.h"
 
@@ -12,6 +14,8 @@ static void help(FILE *f)
 {
     fprintf(f,
         "usage: sim trace synth --exits N [--seed S] [--profile TABLE] -o FILE\n"
+        "       sim trace synth --like TABLE [--mix PROFILE] [--exits N] -o FILE\n"
+        "       sim trace synth --mix list\n"
         "\n"
         "Writes a synthetic trace of N exits with measured handler and guest ticks.\n"
         "Exit types are drawn in the proportions of the profile's counts; each\n"
@@ -26,7 +30,133 @@ static void help(FILE *f)
         "                   (default: the seed's no-PV table, built in)\n"
         "  --tb-hz HZ       timebase frequency (default 667000000; on 440EP/EPx the\n"
         "                   timebase runs at the core clock)\n"
-        "  -o FILE          output trace (temporary name, renamed when complete)\n");
+        "  -o FILE          output trace (temporary name, renamed when complete)\n"
+        "\n"
+        "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
+        "TABLE's rows exactly (scaled to --exits N, default the table's own number),\n"
+        "in a random order; the per-exit details - instruction words, user/kernel\n"
+        "mode, pages of misses and faults, guest TLB writes, guest run lengths in\n"
+        "instructions - come from exit profile --mix PROFILE (a built-in name or a\n"
+        "file; default boot), measured on cpu440, never from the table. A table\n"
+        "without EMUL_* rows counts every emulated instruction as EMULINST (the\n"
+        "taxonomy before 3.0). The trace carries no ticks: replay and calibrate\n"
+        "price it with the cycle model (docs/calibration.md).\n"
+        "  --mix list       the built-in profiles and what each assumes\n");
+}
+
+static int list_mixes(void)
+{
+    printf("# exit profiles for `sim trace synth --like TABLE --mix NAME` "
+           "(default %s)\n", exitprof_default_name());
+    static exitprof p;
+    for (int i = 0; i < exitprof_builtin_count(); i++) {
+        sim_err e = exitprof_load(&p, exitprof_builtin_name(i));
+        if (e != SIM_OK)
+            return cli_report(e);
+        printf("%-10s %s\n%-10s   from: %s\n", p.name, p.assumes, "",
+               p.source);
+    }
+    return 0;
+}
+
+static int synth_like(const char *like, const char *mix,
+                      unsigned long long exits, unsigned long long seed,
+                      unsigned long long tb_hz, const char *out,
+                      const char *profile)
+{
+    if (profile)
+        return cli_usage_error("trace synth", "--profile and --like exclude "
+                               "each other (--mix names the exit profile)");
+    if (!out)
+        return cli_usage_error("trace synth", "-o FILE is required");
+    int c;
+    if ((c = cli_check_output(out)))
+        return c;
+    static table t;
+    sim_err e = table_read_file(&t, like, TFMT_AUTO);
+    if (e != SIM_OK)
+        return cli_report(e);
+    static exitprof p;
+    e = exitprof_load(&p, mix ? mix : exitprof_default_name());
+    if (e != SIM_OK)
+        return cli_report(e);
+    cli_progress prog;
+    cli_progress_init(&prog, "synth", "exits");
+    synth_opts so = {.exits = exits, .seed = seed, .tb_hz = tb_hz,
+                     .progress = cli_progress_update, .progress_ctx = &prog};
+    synth_like_report rep;
+    e = synth_like_write(out, &t, &p, &so, &rep);
+    cli_progress_done(&prog);
+    if (e != SIM_OK)
+        return cli_report(e);
+    const char *base = strrchr(like, '/');
+    fprintf(stderr, "synth: wrote %llu exits to %s: counts like %s, details "
+            "from profile %s (seed %llu); %llu guest TLB writes%s\n",
+            (unsigned long long)rep.exits, out, base ? base + 1 : like,
+            p.name, seed, (unsigned long long)rep.gtlb_writes,
+            rep.folded ? "; EMULINST holds every emulated instruction "
+                         "(pre-3.0 taxonomy)" : "");
+    for (int i = 0; i < rep.nbare; i++)
+        fprintf(stderr, "synth: note: the profile has no %s exits: those "
+                "rows carry no per-exit detail\n", exit_name(rep.bare[i]));
+    return 0;
+}
+
+/* `sim trace profile TRACE --name N -o FILE`: an exit profile from a plain
+ * cpu440 recording (tools/make-profile.sh). */
+int cli_trace_profile(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"name", required_argument, 0, 'n'},
+        {"source", required_argument, 0, 's'},
+        {"assumes", required_argument, 0, 'a'},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *name = NULL, *source = "", *assumes = "", *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': name = optarg; break;
+        case 's': source = optarg; break;
+        case 'a': assumes = optarg; break;
+        case 'o': out = optarg; break;
+        case 'h':
+            printf("usage: sim trace profile TRACE --name N [--source TEXT] "
+                   "[--assumes TEXT] -o FILE\n\n"
+                   "The exit profile of a plain `sim record` trace (cpu440, "
+                   "flat costs): per exit\ntype its instruction words, "
+                   "problem-state share and pages, the guest TLB\nwrites and "
+                   "the guest run lengths, for `sim trace synth --like` "
+                   "(tools/make-profile.sh\nregenerates the built-in ones; "
+                   "docs/calibration.md).\n");
+            return 0;
+        default:
+            return cli_usage_error("trace profile", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("trace profile", "expected one TRACE");
+    if (!name || !*name || strlen(name) > 31 || strchr(name, ' '))
+        return cli_usage_error("trace profile", "--name: 1-31 characters, "
+                               "no blanks");
+    if (!out)
+        return cli_usage_error("trace profile", "-o FILE is required");
+    static exitprof p;
+    sim_err e = exitprof_build(&p, argv[optind], name, source, assumes);
+    if (e != SIM_OK)
+        return cli_report(e);
+    outfile of;
+    e = outfile_open(&of, out);
+    if (e != SIM_OK)
+        return cli_report(e);
+    exitprof_write(of.f, &p);
+    e = outfile_commit(&of);
+    return e == SIM_OK ? 0 : cli_report(e);
 }
 
 int cli_trace_synth(int argc, char **argv)
@@ -37,11 +167,13 @@ int cli_trace_synth(int argc, char **argv)
         {"profile", required_argument, 0, 'p'},
         {"tb-hz", required_argument, 0, 't'},
         {"output", required_argument, 0, 'o'},
+        {"like", required_argument, 0, 'L'},
+        {"mix", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     unsigned long long exits = 0, seed = 1, tb_hz = 667000000ULL;
-    const char *profile = NULL, *out = NULL;
+    const char *profile = NULL, *out = NULL, *like = NULL, *mix = NULL;
     bool have_exits = false;
     int c;
     optind = 1;
@@ -69,6 +201,8 @@ int cli_trace_synth(int argc, char **argv)
                                        "to 100 GHz in Hz, got '%s'", optarg);
             break;
         case 'o': out = optarg; break;
+        case 'L': like = optarg; break;
+        case 'm': mix = optarg; break;
         case 'h': help(stdout); return 0;
         default:
             return cli_usage_error("trace synth", "unknown option '%s'",
@@ -78,6 +212,13 @@ int cli_trace_synth(int argc, char **argv)
     if (optind != argc)
         return cli_usage_error("trace synth", "unexpected argument '%s'",
                                argv[optind]);
+    if (mix && !strcmp(mix, "list"))
+        return list_mixes();
+    if (like)
+        return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
+                          profile);
+    if (mix)
+        return cli_usage_error("trace synth", "--mix needs --like TABLE");
     if (!have_exits)
         return cli_usage_error("trace synth", "--exits N is required");
     if (!out)

@@ -29,6 +29,10 @@ static void usage(FILE *f)
         "trace (TEXT - is stdin)\n"
         "  synth --exits N [--seed S] [--profile TABLE] -o FILE   synthetic "
         "trace with measured ticks\n"
+        "  synth --like TABLE [--mix PROFILE] -o FILE   a table's counts with a "
+        "cpu440 profile's details\n"
+        "  profile TRACE --name N -o FILE   the exit profile of a cpu440 "
+        "recording\n"
         "\n"
         "`sim trace <subcommand> --help` for details. Exit codes: 0 success, "
         "2 bad usage or bad input.\n",
@@ -297,6 +301,7 @@ int cli_trace(int argc, char **argv)
         {"dump", cmd_dump},
         {"pack", cmd_pack},
         {"synth", cli_trace_synth},
+        {"profile", cli_trace_profile},
     };
     return cli_dispatch("trace", "subcommand", argc, argv, subs,
                         sizeof subs / sizeof subs[0], usage);

@@ -1,0 +1,429 @@
+/* exitprof: exit profiles (exitprof.h) - built from a cpu440 trace, written
+ * and read as text, and the ones built into sim. */
+#include "exitprof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* ---- building ---- */
+
+typedef struct pair {
+    uint32_t type;
+    uint32_t v;
+} pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static int cmp_count_desc(const void *a, const void *b)
+{
+    const xp_value *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v; /* a stable order */
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Counts of the (type, value) pairs into table[t * cap + k], the `cap`
+ * most frequent values of each type kept; nv[t] gets how many. */
+static sim_err tally(pair *ps, size_t n, int cap, int *nv, xp_value *table)
+{
+    qsort(ps, n, sizeof *ps, cmp_pair);
+    xp_value *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return sim_fail(SIM_ERR_NOMEM, "profile: out of memory");
+    size_t i = 0;
+    while (i < n) {
+        uint32_t t = ps[i].type;
+        size_t k = 0;
+        while (i < n && ps[i].type == t) {
+            size_t j = i;
+            while (j < n && ps[j].type == t && ps[j].v == ps[i].v)
+                j++;
+            tmp[k++] = (xp_value){ps[i].v, j - i};
+            i = j;
+        }
+        qsort(tmp, k, sizeof *tmp, cmp_count_desc);
+        if (k > (size_t)cap)
+            k = (size_t)cap;
+        nv[t] = (int)k;
+        memcpy(table + (size_t)t * (size_t)cap, tmp, k * sizeof *tmp);
+    }
+    free(tmp);
+    return SIM_OK;
+}
+
+/* Whether an exit of type t carries an instruction word the model prices
+ * (the emulation path) and whether it carries an address of a miss or
+ * fault (the soft TLB). */
+static bool has_word(exit_type t)
+{
+    return exit_is_emul(t) || t == EXIT_EMULINST || t == EXIT_DCR;
+}
+static bool has_page(exit_type t)
+{
+    switch (t) {
+    case EXIT_ITLBVIRT:
+    case EXIT_ITLBREAL:
+    case EXIT_DTLBVIRT:
+    case EXIT_DTLBREAL:
+    case EXIT_ISI:
+    case EXIT_DSI:
+    case EXIT_MMIO: return true;
+    default: return false;
+    }
+}
+
+static sim_err grow(void **a, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return SIM_OK;
+    size_t nc = *cap ? *cap * 2 : 4096;
+    void *b = realloc(*a, nc * size);
+    if (!b)
+        return sim_fail(SIM_ERR_NOMEM, "profile: out of memory");
+    *a = b;
+    *cap = nc;
+    return SIM_OK;
+}
+
+sim_err exitprof_build(exitprof *p, const char *path, const char *name,
+                       const char *source, const char *assumes)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->source, sizeof p->source, "%s", source ? source : "");
+    snprintf(p->assumes, sizeof p->assumes, "%s", assumes ? assumes : "");
+    trace_reader *rd;
+    sim_err e = trace_reader_open(&rd, path);
+    if (e != SIM_OK)
+        return e;
+    const trace_header hd = *trace_reader_header(rd), *h = &hd;
+    if (h->source != TSRC_CPU440 || strncmp(h->cost_label, "flat", 4) != 0) {
+        trace_reader_close(rd);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: a profile is made from a plain `sim record` "
+                        "trace (cpu440, flat costs: one guest tick per "
+                        "guest instruction); this one is from %s with "
+                        "costs '%s'",
+                        path,
+                        trace_source_name(h->source)
+                            ? trace_source_name(h->source)
+                            : "an unknown source",
+                        h->cost_label);
+    }
+    pair *words = NULL, *pages = NULL;
+    uint32_t *runs = NULL;
+    size_t nw = 0, cw = 0, np = 0, cp = 0, nr = 0, cr = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        for (size_t i = 0; i < n && e == SIM_OK; i++) {
+            const trace_rec *r = &recs[i];
+            if (r->kind == TREC_GTLB_WRITE) {
+                if (p->ngtlb < XP_MAX_GTLB)
+                    p->gtlb[p->ngtlb++] =
+                        (xp_gtlb){r->type, r->irq, r->pc, r->inst, r->addr};
+                continue;
+            }
+            if (r->kind != TREC_EXIT)
+                continue;
+            exit_type t = (exit_type)r->type;
+            p->exits++;
+            p->count[t]++;
+            p->pr[t] += (r->flags & TRF_GUEST_PR) != 0;
+            if (has_word(t) && r->inst) {
+                if ((e = grow((void **)&words, &cw, nw, sizeof *words)))
+                    break;
+                words[nw++] = (pair){t, r->inst};
+            }
+            uint32_t a = r->addr;
+            if ((t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL || t == EXIT_ISI) &&
+                !a)
+                a = r->pc;
+            if (has_page(t)) {
+                if ((e = grow((void **)&pages, &cp, np, sizeof *pages)))
+                    break;
+                pages[np++] = (pair){t, a & ~0xfffu};
+            }
+            if ((e = grow((void **)&runs, &cr, nr, sizeof *runs)))
+                break;
+            runs[nr++] = r->guest;
+        }
+    }
+    trace_reader_close(rd);
+    if (e == SIM_OK && p->exits == 0)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: the trace has no exits", path);
+    if (e == SIM_OK)
+        e = tally(words, nw, XP_MAX_WORDS, p->nword, &p->word[0][0]);
+    if (e == SIM_OK)
+        e = tally(pages, np, XP_MAX_PAGES, p->npage, &p->page[0][0]);
+    if (e == SIM_OK) {
+        /* the last exit's run is never finished: left out */
+        if (nr > 1)
+            nr--;
+        qsort(runs, nr, sizeof *runs, cmp_u32);
+        for (int q = 0; q < XP_RUNQ; q++)
+            p->runq[q] = runs[(size_t)((double)(nr - 1) * q / (XP_RUNQ - 1))];
+    }
+    free(words);
+    free(pages);
+    free(runs);
+    return e;
+}
+
+/* ---- text ---- */
+
+void exitprof_write(FILE *f, const exitprof *p)
+{
+    fprintf(f, "# sim440 exit profile v1 (docs/calibration.md); made by "
+               "tools/make-profile.sh, not by hand\n");
+    fprintf(f, "name %s\n", p->name);
+    fprintf(f, "source %s\n", p->source);
+    fprintf(f, "assumes %s\n", p->assumes);
+    fprintf(f, "exits %llu\n", (unsigned long long)p->exits);
+    fprintf(f, "# type NAME exits in-problem-state\n");
+    for (int t = 0; t < EXIT__COUNT; t++)
+        if (p->count[t])
+            fprintf(f, "type %s %llu %llu\n", exit_name((exit_type)t),
+                    (unsigned long long)p->count[t],
+                    (unsigned long long)p->pr[t]);
+    fprintf(f, "# word TYPE instruction-word exits (the most frequent %d)\n",
+            XP_MAX_WORDS);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        for (int k = 0; k < p->nword[t]; k++)
+            fprintf(f, "word %s 0x%08x %llu\n", exit_name((exit_type)t),
+                    p->word[t][k].v, (unsigned long long)p->word[t][k].count);
+    fprintf(f, "# page TYPE page exits (the most frequent %d)\n",
+            XP_MAX_PAGES);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        for (int k = 0; k < p->npage[t]; k++)
+            fprintf(f, "page %s 0x%08x %llu\n", exit_name((exit_type)t),
+                    p->page[t][k].v, (unsigned long long)p->page[t][k].count);
+    fprintf(f, "# gtlb index tid word0 word1 word2 (guest tlbwe, in order)\n");
+    for (int i = 0; i < p->ngtlb; i++)
+        fprintf(f, "gtlb %u %u 0x%08x 0x%08x 0x%08x\n", p->gtlb[i].index,
+                p->gtlb[i].tid, p->gtlb[i].w0, p->gtlb[i].w1, p->gtlb[i].w2);
+    fprintf(f, "# runq: guest instructions after an entry at quantiles 0, "
+               "0.01, ..., 1\nrunq");
+    for (int q = 0; q < XP_RUNQ; q++)
+        fprintf(f, " %.0f", p->runq[q]);
+    fputc('\n', f);
+}
+
+static sim_err bad(const char *name, unsigned line, const char *what)
+{
+    return sim_fail(SIM_ERR_FORMAT, "%s:%u: %s", name, line, what);
+}
+
+/* The exit type named by the word at *s (advanced past it). */
+static int type_word(const char **s)
+{
+    while (**s == ' ')
+        (*s)++;
+    const char *b = *s;
+    while (**s && **s != ' ')
+        (*s)++;
+    return exit_from_namen(b, (unsigned)(*s - b));
+}
+
+sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
+                       const char *name)
+{
+    memset(p, 0, sizeof *p);
+    char line[4096];
+    size_t pos = 0;
+    unsigned ln = 0;
+    bool have_name = false, have_runq = false;
+    while (pos < len) {
+        size_t e = pos;
+        while (e < len && text[e] != '\n')
+            e++;
+        ln++;
+        size_t n = e - pos;
+        if (n >= sizeof line)
+            return bad(name, ln, "line longer than 4095 characters");
+        memcpy(line, text + pos, n);
+        line[n] = '\0';
+        pos = e + 1;
+        if (n && line[n - 1] == '\r')
+            line[--n] = '\0';
+        if (!n || line[0] == '#')
+            continue;
+        char *sp = strchr(line, ' ');
+        const char *rest = sp ? sp + 1 : "";
+        if (sp)
+            *sp = '\0';
+        const char *kw = line;
+        if (!strcmp(kw, "name")) {
+            if (!*rest || strlen(rest) >= sizeof p->name)
+                return bad(name, ln, "name: expected a name of 1-31 "
+                                     "characters");
+            snprintf(p->name, sizeof p->name, "%s", rest);
+            have_name = true;
+        } else if (!strcmp(kw, "source")) {
+            snprintf(p->source, sizeof p->source, "%s", rest);
+        } else if (!strcmp(kw, "assumes")) {
+            snprintf(p->assumes, sizeof p->assumes, "%s", rest);
+        } else if (!strcmp(kw, "exits")) {
+            char *end;
+            p->exits = strtoull(rest, &end, 10);
+            if (end == rest || *end)
+                return bad(name, ln, "exits: expected a count");
+        } else if (!strcmp(kw, "type") || !strcmp(kw, "word") ||
+                   !strcmp(kw, "page")) {
+            const char *s = rest;
+            int t = type_word(&s);
+            if (t < 0 || t == EXIT_TIMEINGUEST)
+                return bad(name, ln, "expected an exit type name (as in "
+                                     "the kernel's tables)");
+            unsigned long long a, b;
+            char tail;
+            if (sscanf(s, " %lli %llu %c", &a, &b, &tail) != 2 ||
+                a > 0xffffffffULL)
+                return bad(name, ln, "expected TYPE and two numbers");
+            if (kw[0] == 't') {
+                if (b > a)
+                    return bad(name, ln, "type: more exits in problem "
+                                         "state than exits");
+                p->count[t] = a;
+                p->pr[t] = b;
+            } else if (kw[0] == 'w') {
+                if (p->nword[t] == XP_MAX_WORDS)
+                    return bad(name, ln, "too many words for one type");
+                p->word[t][p->nword[t]++] = (xp_value){(uint32_t)a, b};
+            } else {
+                if (p->npage[t] == XP_MAX_PAGES)
+                    return bad(name, ln, "too many pages for one type");
+                p->page[t][p->npage[t]++] = (xp_value){(uint32_t)a, b};
+            }
+        } else if (!strcmp(kw, "gtlb")) {
+            unsigned idx, tid;
+            unsigned long long w0, w1, w2;
+            char tail;
+            if (sscanf(rest, "%u %u %lli %lli %lli %c", &idx, &tid, &w0, &w1,
+                       &w2, &tail) != 5 ||
+                idx > 63 || tid > 255 || w0 > 0xffffffffULL ||
+                w1 > 0xffffffffULL || w2 > 0xffffffffULL)
+                return bad(name, ln, "gtlb: expected index (0-63), tid "
+                                     "(0-255) and three 32-bit words");
+            if (p->ngtlb == XP_MAX_GTLB)
+                return bad(name, ln, "too many gtlb lines");
+            p->gtlb[p->ngtlb++] = (xp_gtlb){(uint8_t)idx, (uint8_t)tid,
+                                            (uint32_t)w0, (uint32_t)w1,
+                                            (uint32_t)w2};
+        } else if (!strcmp(kw, "runq")) {
+            const char *s = rest;
+            for (int q = 0; q < XP_RUNQ; q++) {
+                char *end;
+                double v = strtod(s, &end);
+                if (end == s || !(v >= 0) || (q && v < p->runq[q - 1]))
+                    return bad(name, ln, "runq: expected 101 rising "
+                                         "non-negative numbers");
+                p->runq[q] = v;
+                s = end;
+            }
+            while (*s == ' ')
+                s++;
+            if (*s)
+                return bad(name, ln, "runq: more than 101 numbers");
+            have_runq = true;
+        } else {
+            return bad(name, ln, "unknown keyword (name, source, assumes, "
+                                 "exits, type, word, page, gtlb, runq)");
+        }
+    }
+    if (!have_name || !have_runq)
+        return sim_fail(SIM_ERR_FORMAT, "%s: not an exit profile (needs a "
+                        "name and a runq line)", name);
+    return SIM_OK;
+}
+
+/* ---- the built-in profiles (generated from workloads/profiles/) ---- */
+
+typedef struct builtin {
+    const char *name;
+    const char *text;
+    size_t len;
+} builtin;
+extern const builtin exitprof_builtins_[];
+extern const int exitprof_nbuiltins_;
+
+int exitprof_builtin_count(void)
+{
+    return exitprof_nbuiltins_;
+}
+const char *exitprof_builtin_name(int i)
+{
+    return exitprof_builtins_[i].name;
+}
+const char *exitprof_default_name(void)
+{
+    return "boot";
+}
+
+sim_err exitprof_load(exitprof *p, const char *what)
+{
+    for (int i = 0; i < exitprof_nbuiltins_; i++)
+        if (!strcmp(exitprof_builtins_[i].name, what))
+            return exitprof_parse(p, exitprof_builtins_[i].text,
+                                  exitprof_builtins_[i].len, what);
+    FILE *f = fopen(what, "rb");
+    if (!f) {
+        char names[256] = "";
+        size_t o = 0;
+        for (int i = 0; i < exitprof_nbuiltins_ && o < sizeof names; i++)
+            o += (size_t)snprintf(names + o, sizeof names - o, "%s%s",
+                                  i ? ", " : "", exitprof_builtins_[i].name);
+        return sim_fail(SIM_ERR_IO, "--mix %s: neither a built-in profile "
+                        "(%s; --mix list) nor a readable file", what, names);
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            if (cap > (64u << 20)) {
+                free(buf);
+                fclose(f);
+                return sim_fail(SIM_ERR_FORMAT, "%s: larger than 64 MB: "
+                                "not an exit profile", what);
+            }
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return sim_fail(SIM_ERR_NOMEM, "%s: out of memory", what);
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return sim_fail(SIM_ERR_IO, "%s: read error", what);
+    }
+    sim_err e = exitprof_parse(p, buf ? buf : "", n, what);
+    free(buf);
+    return e;
+}

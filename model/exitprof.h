@@ -1,0 +1,66 @@
+/* exitprof: an exit profile - the per-exit details of a recorded run that a
+ * table does not carry (docs/calibration.md, "A trace for a table nobody
+ * traced"): per exit type, the instruction words of its exits, the share
+ * in problem state, the pages its misses and faults touch; the guest TLB
+ * writes in order; the guest run lengths (instructions between exits).
+ * Built by `sim trace profile` from a plain cpu440 recording (one tick per
+ * guest instruction), kept as a small text file, read by `sim trace synth
+ * --like` to dress a table's exit counts in those details. */
+#ifndef EXITPROF_H
+#define EXITPROF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exits.h"
+#include "sim_err.h"
+
+#define XP_MAX_WORDS 64   /* instruction words kept per type */
+#define XP_MAX_PAGES 256  /* pages kept per type */
+#define XP_MAX_GTLB 4096  /* guest TLB writes kept */
+#define XP_RUNQ 101       /* run-length quantiles 0, 1/100, ..., 1 */
+
+typedef struct xp_value {
+    uint32_t v;      /* an instruction word or a page address */
+    uint64_t count;
+} xp_value;
+
+typedef struct xp_gtlb {
+    uint8_t index, tid;
+    uint32_t w0, w1, w2;
+} xp_gtlb;
+
+typedef struct exitprof {
+    char name[32];
+    char source[200];  /* how it was made */
+    char assumes[200]; /* what using it assumes */
+    uint64_t exits;
+    uint64_t count[EXIT__COUNT], pr[EXIT__COUNT];
+    int nword[EXIT__COUNT];
+    xp_value word[EXIT__COUNT][XP_MAX_WORDS];
+    int npage[EXIT__COUNT];
+    xp_value page[EXIT__COUNT][XP_MAX_PAGES];
+    int ngtlb;
+    xp_gtlb gtlb[XP_MAX_GTLB];
+    double runq[XP_RUNQ]; /* guest instructions after an entry */
+} exitprof;
+
+/* From a trace written by a plain `sim record` (cpu440, flat costs: its
+ * guest ticks are guest instructions); other traces are refused. */
+SIM_MUST_CHECK sim_err exitprof_build(exitprof *p, const char *trace,
+                                      const char *name, const char *source,
+                                      const char *assumes);
+void exitprof_write(FILE *f, const exitprof *p);
+/* Parses the text form; errors name "name:line". */
+SIM_MUST_CHECK sim_err exitprof_parse(exitprof *p, const char *text,
+                                      size_t len, const char *name);
+
+/* The profiles built into sim (the .prof files of workloads/profiles). */
+int exitprof_builtin_count(void);
+const char *exitprof_builtin_name(int i);
+/* A built-in profile by name, else the file at `name_or_path`. */
+SIM_MUST_CHECK sim_err exitprof_load(exitprof *p, const char *name_or_path);
+/* The default profile's name. */
+const char *exitprof_default_name(void);
+
+#endif

@@ -1,0 +1,39 @@
+# CLI tests of `sim trace synth --like` and `sim trace profile`
+# (model/synth.c, model/exitprof.c, tools/cli_synth.c): counts follow the
+# table exactly, details come from the committed profile, which is exactly
+# what tools/make-profile.sh makes from a cpu440 recording; calibration and
+# synth --like read only the files they are given (no PV table anywhere).
+set(NOPV ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt)
+sim_cli_test(synth_mix_list 0 "~^boot +the table's guest runs"
+  trace synth --mix list)
+sim_cli_test(synth_like_unknown_mix 2 "~--mix nosuch: neither a built-in profile \\(boot"
+  trace synth --like ${NOPV} --mix nosuch -o like_x.bin)
+sim_cli_test(synth_like_with_profile 2 "~--profile and --like exclude each other"
+  trace synth --like ${NOPV} --profile ${NOPV} -o like_x.bin)
+sim_cli_test(synth_mix_needs_like 2 "~--mix needs --like"
+  trace synth --mix boot --exits 10 -o like_x.bin)
+sim_cli_test(profile_needs_cpu440 2 "~a profile is made from a plain `sim record` trace"
+  trace profile @synth500.bin --name x -o like_x.prof)
+sim_cli_test(profile_bad_file 2 "~calib_hcall_table.txt:[0-9]+: unknown keyword"
+  trace synth --like ${NOPV} --mix @calib_hcall_table.txt -o like_x.bin)
+# 100k exits like the no-PV table: each row's count is the table's scaled
+# (largest remainders), EMULINST holding every emulated subtype; the same
+# seed gives the same bytes.
+add_test(NAME cli_synth_like_counts
+  COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 100k -o like_a.bin 2>/dev/null && \"$0\" trace synth --like \"$1\" --exits 100k -o like_b.bin 2>/dev/null && cmp like_a.bin like_b.bin && \"$0\" trace info like_a.bin >info.txt && test $(awk '$1 ~ /^EMUL/ {n += $2} END {print n}' info.txt) = 64237 && grep -Eq '^ +ITLBVIRT +17773 ' info.txt && grep -Eq '^ +DTLBVIRT +15442 ' info.txt && grep -Eq '^ +MMIO +93 ' info.txt && grep -Eq '^ +FP_UNAVAIL +3 ' info.txt && \"$0\" trace dump like_a.bin | grep -q '^gtlb index='"
+    $<TARGET_FILE:sim> ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# The committed profile is what the script makes (anyone can check it).
+add_test(NAME cli_profile_boot_is_committed
+  COMMAND sh -c "rm -rf prof && mkdir prof && sh \"$1/tools/make-profile.sh\" \"$0\" prof && cmp prof/boot.prof \"$1/workloads/profiles/boot.prof\""
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Calibration is given the no-PV table and the trace only: run both steps
+# in a directory that holds nothing else (no PV table to read), and check
+# that no source of calibration or synth --like names the PV table.
+add_test(NAME cli_calibrate_reads_only_its_inputs
+  COMMAND sh -c "rm -rf iso && mkdir iso && cp \"$1\" iso/nopv.txt && cd iso && \"$0\" trace synth --like nopv.txt --exits 20k -o t.bin 2>/dev/null && \"$0\" calibrate --trace t.bin --table nopv.txt --fit cpi,qemu_mmio_usec --max-iter 3 -o p.ini >/dev/null; rc=$?; test $rc -le 1 && test -s p.ini && ls | sort | tr '\\n' ' ' | grep -qx 'nopv.txt p.ini t.bin ' && ! grep -il 'pv\\.txt\\|boot-pv' \"$2/model/calib.c\" \"$2/model/calib.h\" \"$2/model/synth.c\" \"$2/model/exitprof.c\" \"$2/tools/cli_calibrate.c\" \"$2/tools/cli_synth.c\""
+    $<TARGET_FILE:sim> ${NOPV} ${CMAKE_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_synth_like_counts cli_profile_boot_is_committed
+  cli_calibrate_reads_only_its_inputs PROPERTIES TIMEOUT 120)
