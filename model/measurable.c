@@ -160,13 +160,13 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
 {
     memset(r, 0, sizeof *r);
     if (changed == 0 || changed >= d->nk)
-        return sim_fail(SIM_ERR_USAGE, "measurable: no kernel %zu to compare",
+        return sim_fail(SIM_ERR_USAGE, "no kernel %zu to compare",
                         changed);
     const meas_kernel *a = &d->k[0], *b = &d->k[changed];
     r->base = a;
     r->changed = b;
     if (a->n < 2 || b->n < 2)
-        return sim_fail(SIM_ERR_USAGE, "measurable: %s and %s need at least "
+        return sim_fail(SIM_ERR_USAGE, "%s and %s need at least "
                         "2 runs each (%zu, %zu)", a->name, b->name, a->n,
                         b->n);
     if (o->extra_traps >= 0)
@@ -174,7 +174,7 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     else if (a->traps >= 0 && b->traps >= 0)
         r->extra_traps = b->traps - a->traps;
     else
-        return sim_fail(SIM_ERR_USAGE, "measurable: no trap counts for %s "
+        return sim_fail(SIM_ERR_USAGE, "no trap counts for %s "
                         "and %s; give --traps", a->name, b->name);
     size_t nc;
     const meas_cost *c = meas_costs(&nc);
@@ -192,6 +192,11 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     r->sd_changed = gsl_stats_sd(b->wall, 1, b->n);
     double va = r->sd_base * r->sd_base / (double)a->n;
     double vb = r->sd_changed * r->sd_changed / (double)b->n;
+    if (va + vb == 0)
+        return sim_fail(SIM_ERR_RANGE, "the runs of %s and %s do not vary "
+                        "(standard deviation 0 in both): the Welch test "
+                        "needs the runs' spread; give the times as measured, "
+                        "unrounded", a->name, b->name);
     r->diff_s = r->mean_changed - r->mean_base;
     r->se_s = sqrt(va + vb);
     r->df = (va + vb) * (va + vb) /

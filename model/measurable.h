@@ -72,7 +72,7 @@ typedef struct meas_result {
 
 /* Compares kernel `changed` with the first (baseline) kernel of d.
  * SIM_ERR_USAGE if a kernel has fewer than 2 runs or no trap counts are
- * known and none is given. */
+ * known and none is given; SIM_ERR_RANGE if neither kernel's runs vary. */
 SIM_MUST_CHECK sim_err meas_judge(const meas_data *d, size_t changed,
                                   const meas_opts *o, meas_result *r);
 
