@@ -47,7 +47,8 @@ static void help(FILE *f)
         "                  --transform T`, docs/whatif.md); every probe is then\n"
         "                  a full prediction\n"
         "\n"
-        "exit codes: 0 ok, 2 bad usage or input.\n");
+        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted (Ctrl-C:\n"
+        "nothing written).\n");
 }
 
 static bool is_cost_unit(const char *u)
