@@ -46,3 +46,9 @@ add_test(NAME cli_calibrate_ini_reads_back
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_calibrate_ini_reads_back PROPERTIES TIMEOUT 120)
+# The chain on ftrace text of a no-PV run and its table: import ->
+# calibrate -> replay --params (csv) reproduces the table.
+add_test(NAME cli_calibrate_chain_ftrace
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calibrate_chain.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_chain_ftrace PROPERTIES TIMEOUT 300)
