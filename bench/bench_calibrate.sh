@@ -35,7 +35,7 @@ for n in 1M 10M; do
   awk -v n="$n" -v w="$(awk "BEGIN{print $e - $s}")" -v c="$cpu" -v one="$one" \
       -v r="$replays" -v nsub="$sub" -v bias="${bias:-none (whole trace fitted)}" \
       -v tot="$total" 'BEGIN {
-    printf "%-4s exits: calibrate %6.1f s wall, %6.1f s CPU (%s threads), %s replays of %s exits;\n", n, w, c, '"$THREADS"', r, sub
+    printf "%-4s exits: calibrate %6.1f s wall, %6.1f s CPU (%s threads), %s replays of %s exits;\n", n, w, c, '"$THREADS"', r, nsub
     printf "           one full replay %.3f s: calibrate = %.0f full replays; total duration error %s, subsample bias %s%s\n", one, w / one, tot, bias, (n == "10M" ? (w < 300 ? "  (target < 300 s: met)" : "  (target < 300 s: NOT met)") : "")
   }'
 done
