@@ -273,6 +273,12 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec)
     env->res->inserted++;
 }
 
+void whatif_env_repeat(whatif_env *env, const trace_rec *rec)
+{
+    side_hook_exit(env, &env->pred, *rec);
+    env->res->inserted++;
+}
+
 /* The guest runs on (a removed exit): cycles into the model and the clock;
  * the run belongs to the exit before, held back in the written stream. */
 static void pred_extend(whatif_env *env, uint64_t cycles)
@@ -425,29 +431,35 @@ static void chain_model(whatif_chain *c, cost_model *m)
 
 static sim_err prescan(const char *path, whatif_chain *c)
 {
-    bool need = false;
+    bool want[N_XF] = {0}, any = false;
     for (unsigned i = 0; i < c->n; i++)
         if (c->ops[i]->prescan && c->ops[i]->prescan_needed &&
             c->ops[i]->prescan_needed(c->state[i]))
-            need = true;
-    if (!need)
-        return SIM_OK;
-    trace_reader *rd = NULL;
-    sim_err e = trace_reader_open(&rd, path);
-    while (e == SIM_OK) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        for (size_t k = 0; k < n; k++)
-            if (recs[k].kind == TREC_EXIT)
-                for (unsigned i = 0; i < c->n; i++)
-                    if (c->ops[i]->prescan)
-                        c->ops[i]->prescan(c->state[i], &recs[k]);
+            any = want[i] = true;
+    sim_err e = SIM_OK;
+    for (unsigned pass = 0; any && e == SIM_OK && pass < 4; pass++) {
+        trace_reader *rd = NULL;
+        e = trace_reader_open(&rd, path);
+        while (e == SIM_OK) {
+            const trace_rec *recs;
+            size_t n;
+            e = trace_reader_next(rd, &recs, &n);
+            if (e != SIM_OK || n == 0)
+                break;
+            for (size_t k = 0; k < n; k++)
+                if (recs[k].kind == TREC_EXIT)
+                    for (unsigned i = 0; i < c->n; i++)
+                        if (want[i])
+                            c->ops[i]->prescan(c->state[i], &recs[k]);
+        }
+        if (rd)
+            trace_reader_close(rd);
+        any = false;
+        for (unsigned i = 0; i < c->n; i++)
+            if (want[i])
+                any |= want[i] = c->ops[i]->prescan_end &&
+                                 c->ops[i]->prescan_end(c->state[i]);
     }
-    if (rd)
-        trace_reader_close(rd);
     return e;
 }
 

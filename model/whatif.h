@@ -63,6 +63,8 @@ typedef struct xf_ops {
      * its text in address order); NULL, or returns false, when not needed. */
     bool (*prescan_needed)(const void *state);
     void (*prescan)(void *state, const trace_rec *r);
+    /* After each prescan pass; true asks for one more pass (may be NULL). */
+    bool (*prescan_end)(void *state);
     /* Before the first record: may insert exits (whatif_env_insert). */
     void (*begin)(void *state, whatif_env *env);
     /* Each workload exit of the trace (time-driven exits are the engine's):
@@ -82,6 +84,9 @@ SIM_MUST_CHECK sim_err xf_parse_none(const char *name, void **state,
  * predicting model (no guest instructions of its own: the guest run it
  * interrupts continues after it). rec->pc/addr/inst/flags describe it. */
 void whatif_env_insert(whatif_env *env, const trace_rec *rec);
+/* An exit that repeats a record of the trace (its guest run as the trace
+ * gives it, priced by the predicting model like any trace record). */
+void whatif_env_repeat(whatif_env *env, const trace_rec *rec);
 /* The predicting model (its soft TLB decides residency; its parameters). */
 cost_model *whatif_env_model(whatif_env *env);
 /* The predicted time in core cycles since the first exit. */

@@ -32,6 +32,10 @@
 #define RUN_WRTEE_OFF 18 /* b + ... beq taken: no int_pending check */
 #define RUN_WRTEEI0   15 /* b + save 5, lwz, rlwinm, stw, restore 5, b */
 
+#define SKIP_BYTES   32
+#define WINDOW_BYTES 64
+#define WINDOW_MAX   8192
+
 #define SPR_SRR0  26
 #define SPR_SRR1  27
 #define SPR_DEAR  61
@@ -61,6 +65,26 @@ typedef struct pv {
     size_t n_sites, cap_sites;
     bool sorted;
     uint64_t used_bytes, unpatched_sites;
+    char *sites_file;  /* sites=FILE: the kernel text's template sites */
+    bool console;      /* console=1: the "No more space" lines printed */
+    /* the trace's UART traffic (prescan): MMIO exits in the busiest MMIO
+     * page, those at its offset 0 (the data register: one per byte), and
+     * the first few of its records to replay for the printed lines */
+    struct mmio_page {
+        uint32_t page;
+        uint64_t exits;
+        uint32_t st_addr[8];  /* addresses stored to, and how often */
+        uint64_t st_count[8];
+    } mmio[8];
+    uint64_t flood_bytes, flood_exits;
+    /* second pass: the exits of the trace while its console wrote
+     * WINDOW_BYTES bytes (after SKIP_BYTES), the printing's own exit mix */
+    unsigned pass;
+    uint32_t data_reg;
+    uint64_t stores_seen;
+    trace_rec *window;
+    size_t n_window, cap_window;
+    uint64_t window_bytes;
     /* int_pending: guest ticks in predicted time */
     uint64_t disabled_at; /* predicted time of the last EE-clearing site */
     bool have_disable;
@@ -81,6 +105,68 @@ static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
                         (unsigned long long)lo, (unsigned long long)hi);
     *out = x;
     return SIM_OK;
+}
+
+static void pv_free(void *state)
+{
+    pv *s = state;
+    if (s) {
+        free(s->sites);
+        free(s->sites_file);
+        free(s->window);
+    }
+    free(s);
+}
+
+static sim_err add_site(pv *s, uint32_t pc, enum kind k)
+{
+    if (s->n_sites == s->cap_sites) {
+        size_t cap = s->cap_sites ? 2 * s->cap_sites : 256;
+        site *n = realloc(s->sites, cap * sizeof *n);
+        if (!n)
+            return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+        s->sites = n;
+        s->cap_sites = cap;
+    }
+    s->sites[s->n_sites++] = (site){pc, (uint8_t)k, 0};
+    return SIM_OK;
+}
+
+/* sites=FILE: "0xADDRESS KIND" per line (workloads/linux/pv-sites.sh). */
+static sim_err read_sites(pv *s)
+{
+    FILE *f = fopen(s->sites_file, "r");
+    if (!f)
+        return sim_fail(SIM_ERR_IO, "whatif: pv:sites=%s: cannot open",
+                        s->sites_file);
+    char line[256];
+    unsigned n = 0;
+    sim_err e = SIM_OK;
+    while (e == SIM_OK && fgets(line, sizeof line, f)) {
+        n++;
+        char kind[32];
+        unsigned long addr;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%lx %31s", &addr, kind) != 2 || addr > UINT32_MAX) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND'",
+                         s->sites_file, n);
+            break;
+        }
+        enum kind k = !strcmp(kind, "mtmsr")     ? K_MTMSR
+                      : !strcmp(kind, "wrtee")   ? K_WRTEE
+                      : !strcmp(kind, "wrteei1") ? K_WRTEE
+                      : !strcmp(kind, "wrteei0") ? K_WRTEEI0
+                                                 : K_NONE;
+        if (k == K_NONE)
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
+                                         "wrtee, wrteei1 or wrteei0",
+                         s->sites_file, n, kind);
+        else
+            e = add_site(s, (uint32_t)addr, k);
+    }
+    fclose(f);
+    return e;
 }
 
 static sim_err pv_parse(void **state, const char *opts)
@@ -107,27 +193,33 @@ static sim_err pv_parse(void **state, const char *opts)
         } else if (!strcmp(tok, "sprg7")) {
             e = opt_u64(tok, v, 0, 1, &x);
             s->sprg7 = x != 0;
+        } else if (!strcmp(tok, "console")) {
+            e = opt_u64(tok, v, 0, 1, &x);
+            s->console = x != 0;
+        } else if (!strcmp(tok, "sites") && v && *v) {
+            free(s->sites_file);
+            s->sites_file = strdup(v);
         } else
             e = sim_fail(SIM_ERR_USAGE,
                          "whatif: unknown pv option '%s' (valid: "
-                         "template-bytes=N, hcalls=N, sprg7=0|1)", tok);
+                         "template-bytes=N, hcalls=N, sprg7=0|1, sites=FILE, "
+                         "console=0|1)", tok);
     }
     free(copy);
+    if (e == SIM_OK && s->sites_file)
+        e = read_sites(s);
+    if (e == SIM_OK && (s->sites_file || s->console) && !s->template_bytes)
+        e = sim_fail(SIM_ERR_USAGE, "whatif: pv:sites and pv:console need "
+                                    "pv:template-bytes=N");
     if (e != SIM_OK) {
-        free(s);
+        pv_free(s);
         return e;
     }
     *state = s;
     return SIM_OK;
 }
 
-static void pv_free(void *state)
-{
-    pv *s = state;
-    if (s)
-        free(s->sites);
-    free(s);
-}
+
 
 static bool spr_patched(const pv *s, unsigned spr, bool store)
 {
@@ -182,20 +274,132 @@ static bool pv_prescan_needed(const void *state)
     return ((const pv *)state)->template_bytes > 0;
 }
 
+/* Whether an instruction word is a store (D-form stw/stb/sth and their
+ * update forms, X-form indexed and byte-reversed stores). */
+static bool is_store(uint32_t inst)
+{
+    unsigned op = inst >> 26, xo = (inst >> 1) & 0x3ffu;
+    if ((op >= 36 && op <= 39) || op == 44 || op == 45)
+        return true;
+    return op == 31 && (xo == 151 || xo == 183 || xo == 215 || xo == 247 ||
+                        xo == 407 || xo == 439 || xo == 662 || xo == 918);
+}
+
+/* MMIO exits by page (the first 8 pages seen; a console is among them),
+ * with the addresses stored to in each. */
+static void count_mmio(pv *s, const trace_rec *r)
+{
+    uint32_t page = r->addr & ~0xfffu;
+    for (unsigned i = 0; i < 8; i++) {
+        struct mmio_page *m = &s->mmio[i];
+        if (m->exits && m->page != page)
+            continue;
+        m->page = page;
+        m->exits++;
+        if (is_store(r->inst))
+            for (unsigned k = 0; k < 8; k++)
+                if (!m->st_count[k] || m->st_addr[k] == r->addr) {
+                    m->st_addr[k] = r->addr;
+                    m->st_count[k]++;
+                    break;
+                }
+        return;
+    }
+}
+
+
+static bool site_patched(const pv *s, uint32_t pc);
+
+/* Whether the transform removes this emulation exit (a patched load/store,
+ * or a template that found space; pending interrupts aside). */
+static bool patched_in_window(const pv *s, const trace_rec *r)
+{
+    if (!kernel_emul(r) || !r->inst)
+        return false;
+    enum kind k = classify(s, r->inst);
+    if (k == K_NONE || r->type == EXIT_EMUL_WAIT)
+        return false;
+    return !template_words(k) || site_patched(s, r->pc);
+}
+
+static void capture(pv *s, const trace_rec *r)
+{
+    if (s->window_bytes >= WINDOW_BYTES)
+        return;
+    bool data = r->type == EXIT_MMIO && r->addr == s->data_reg &&
+                is_store(r->inst);
+    if (s->stores_seen >= SKIP_BYTES && !patched_in_window(s, r) &&
+        !(exit_flags((exit_type)r->type) & EXF_TIMED) &&
+        s->n_window < WINDOW_MAX) {
+        if (s->n_window == s->cap_window) {
+            size_t cap = s->cap_window ? 2 * s->cap_window : 256;
+            trace_rec *w = realloc(s->window, cap * sizeof *w);
+            if (!w)
+                return;
+            s->window = w;
+            s->cap_window = cap;
+        }
+        s->window[s->n_window++] = *r;
+    }
+    if (data && s->stores_seen++ >= SKIP_BYTES)
+        s->window_bytes++;
+}
+
 static void pv_prescan(void *state, const trace_rec *r)
 {
     pv *s = state;
-    if (!kernel_emul(r) || !r->inst || !template_words(classify(s, r->inst)))
+    if (s->pass == 1) {
+        capture(s, r);
         return;
-    if (s->n_sites == s->cap_sites) {
-        size_t cap = s->cap_sites ? 2 * s->cap_sites : 256;
-        site *n = realloc(s->sites, cap * sizeof *n);
-        if (!n)
-            return; /* reported as no limit applied: see pv_begin */
-        s->sites = n;
-        s->cap_sites = cap;
     }
-    s->sites[s->n_sites++] = (site){r->pc, (uint8_t)classify(s, r->inst), 0};
+    if (s->console && r->type == EXIT_MMIO)
+        count_mmio(s, r);
+    /* without a site list, the template sites are those the trace shows */
+    if (s->sites_file || !kernel_emul(r) || !r->inst ||
+        !template_words(classify(s, r->inst)))
+        return;
+    if (add_site(s, r->pc, classify(s, r->inst)) != SIM_OK)
+        sim_clear_error(); /* a site short: reported by the counts */
+}
+
+static const struct mmio_page *busiest(const pv *s)
+{
+    const struct mmio_page *u = &s->mmio[0];
+    for (unsigned i = 1; i < 8; i++)
+        if (s->mmio[i].exits > u->exits)
+            u = &s->mmio[i];
+    return u;
+}
+
+/* After the first pass with console=1: the data register is known, a
+ * second pass captures the exits around the console's output. */
+static void allocate_templates(pv *s);
+
+static bool pv_prescan_end(void *state)
+{
+    pv *s = state;
+    if (s->pass == 0 && s->template_bytes && !s->sorted)
+        allocate_templates(s);
+    if (!s->console || s->pass++ > 0)
+        return false;
+    const struct mmio_page *u = busiest(s);
+    uint64_t best = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (u->st_count[k] > best) {
+            best = u->st_count[k];
+            s->data_reg = u->st_addr[k];
+        }
+    return best > SKIP_BYTES;
+}
+
+/* The lines kvm_alloc prints for the sites it cannot place: "KVM: No more
+ * space (%d + %d)\n", the area's index and the template's length. */
+static uint64_t line_bytes(uint64_t index, uint64_t len)
+{
+    char b[96];
+    return (uint64_t)snprintf(b, sizeof b, "KVM: No more space (%llu + %llu)\n",
+                              (unsigned long long)index,
+                              (unsigned long long)len);
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -219,8 +423,10 @@ static void allocate_templates(pv *s)
         if (s->used_bytes + len <= s->template_bytes) {
             s->used_bytes += len;
             s->sites[i].patched = true;
-        } else
+        } else {
             s->unpatched_sites++;
+            s->flood_bytes += line_bytes(s->used_bytes, len);
+        }
     }
     s->sorted = true;
 }
@@ -241,7 +447,7 @@ static bool site_patched(const pv *s, uint32_t pc)
 static void pv_begin(void *state, whatif_env *env)
 {
     pv *s = state;
-    if (s->template_bytes)
+    if (s->template_bytes && !s->sorted)
         allocate_templates(s);
     /* kvm_map_magic_page: KVM_HC_PPC_MAP_MAGIC_PAGE(-4096, -4096), a guest
      * supervisor sc with r0 = KVM_SC_MAGIC_R0 */
@@ -249,6 +455,20 @@ static void pv_begin(void *state, whatif_env *env)
         trace_rec r = {.kind = TREC_EXIT, .type = EXIT_HCALL,
                        .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
         whatif_env_insert(env, &r);
+    }
+    /* console=1: the warnings go out through the guest's UART driver as
+     * its other output did in the trace: MMIO exits per byte = the busiest
+     * MMIO page's exits over the stores to its data register */
+    /* console=1: the lines go out as the trace's console output did: the
+     * exits the trace took while writing WINDOW_BYTES bytes (MMIO, the
+     * TLB misses of the printing code ...; emulated instructions and
+     * time-driven exits left to the transform and the engine), replayed
+     * per byte */
+    if (s->console && s->flood_bytes && s->window_bytes && s->n_window) {
+        double per_byte = (double)s->n_window / (double)s->window_bytes;
+        s->flood_exits = (uint64_t)((double)s->flood_bytes * per_byte + 0.5);
+        for (uint64_t i = 0; i < s->flood_exits; i++)
+            whatif_env_repeat(env, &s->window[i % s->n_window]);
     }
 }
 
@@ -347,11 +567,15 @@ static void pv_report(const void *state, FILE *f)
             (unsigned long long)s->kept_wait,
             (unsigned long long)s->kept_nospace);
     if (s->template_bytes)
-        fprintf(f, " (%llu of %llu template bytes for the trace's sites, "
-                   "%llu sites unpatched)",
+        fprintf(f, " (%llu of %llu template bytes used by %s, %llu sites "
+                   "unpatched; %llu exits inserted for %llu bytes of "
+                   "'No more space' lines)",
                 (unsigned long long)s->used_bytes,
                 (unsigned long long)s->template_bytes,
-                (unsigned long long)s->unpatched_sites);
+                s->sites_file ? "the kernel text's sites" : "the trace's sites",
+                (unsigned long long)s->unpatched_sites,
+                (unsigned long long)s->flood_exits,
+                (unsigned long long)s->flood_bytes);
     fprintf(f, "; %llu emulation exits without an instruction word left "
                "as they are\n",
             (unsigned long long)s->no_inst);
@@ -359,11 +583,12 @@ static void pv_report(const void *state, FILE *f)
 
 const xf_ops xf_pv = {
     .name = "pv",
-    .options = "template-bytes=N:hcalls=N:sprg7=0|1",
+    .options = "template-bytes=N:hcalls=N:sprg7=0|1:sites=FILE:console=0|1",
     .summary = "paravirtual magic page as Linux's kvm.c patches a 44x kernel",
     .parse = pv_parse,
     .prescan_needed = pv_prescan_needed,
     .prescan = pv_prescan,
+    .prescan_end = pv_prescan_end,
     .begin = pv_begin,
     .exit = pv_exit,
     .report = pv_report,

@@ -133,6 +133,40 @@ static void test_pv_template_space_in_address_order(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_HCALL), 2);
 }
 
+/* sites=FILE: the kernel text's template sites, executed or not, take the
+ * space in address order: an mtmsr below the traced ones (128 bytes) fills
+ * a 128-byte area, so no traced template site is patched. */
+static void test_pv_sites_of_the_kernel_text(void)
+{
+    params p;
+    quiet(&p);
+    pack(pv_trace);
+    char sites[600], spec[700];
+    snprintf(sites, sizeof sites, "%s/whatif_sites.txt", test_tmp_dir());
+    FILE *f = fopen(sites, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "0xc0000010 mtmsr\n0xc0001040 wrteei0\n0xc0001050 wrteei1\n"
+               "0xc0001060 mtmsr\n");
+    fclose(f);
+    snprintf(spec, sizeof spec, "pv:template-bytes=128:sites=%s", sites);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.removed, 3); /* sprg0, mfmsr, srr0 only */
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_WRTEE), 2);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_MTMSR), 1);
+    /* 184 bytes: the first mtmsr and wrteei 0 (56) fit */
+    snprintf(spec, sizeof spec, "pv:template-bytes=184:sites=%s", sites);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.removed, 4);
+    /* a malformed list names its line */
+    f = fopen(sites, "w");
+    fprintf(f, "0xc0000010 mtmsr\n0xc0001040 wrteei2\n");
+    fclose(f);
+    whatif_chain *c = NULL;
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, spec), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_sites.txt:2: kind "
+                                                "'wrteei2'"));
+}
+
 static void test_identity_predicts_the_baseline(void)
 {
     params p;
@@ -373,6 +407,7 @@ static void test_direct_and_systemc_agree(void)
 static CU_TestInfo tests[] = {
     {"pv patches what kvm.c patches", test_pv_patches_what_kvm_c_patches},
     {"pv template space, address order", test_pv_template_space_in_address_order},
+    {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "validate.h"
+#include "workloads.h"
 
 /* Case kinds: adding one = a file tools/validate_<kind>.c and a line here. */
 static const struct {
@@ -45,6 +46,8 @@ static void help(FILE *f)
         "                 row's relative error\n"
         "  --format FMT   text (default) or json\n"
         "  --list         list the cases\n"
+        "  --linux-dir D  where the Linux cases find vmlinux, vmlinux-pv and\n"
+        "                 their device trees (as sim record --linux-dir)\n"
         "\n"
         "exit codes: 0 every case within its budget (skipped ones do not count),\n"
         "1 a case outside its budget, 2 bad usage, a bad case file or a step\n"
@@ -254,6 +257,7 @@ int cli_validate(int argc, char **argv)
         {"plot", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},
         {"list", no_argument, 0, 'l'},
+        {"linux-dir", required_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -274,6 +278,7 @@ int cli_validate(int argc, char **argv)
                                        "json)", optarg);
             break;
         case 'l': list = true; break;
+        case 'L': workloads_set_linux_dir(optarg); break;
         case 'h': help(stdout); return 0;
         default:
             return cli_usage_error("validate", "unknown option '%s'",

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 
 #include "cli_plotcmp.h"
 #include "params.h"
@@ -93,6 +95,8 @@ static sim_err baseline(vcase *c, const char *trace, json_t *notes)
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
+        argv[n++] = "--linux-dir";
+        argv[n++] = workloads_linux_dir();
         argv[n++] = "--no-console";
         argv[n++] = "-o";
         argv[n++] = trace;
@@ -185,6 +189,29 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     return SIM_OK;
 }
 
+static sim_err run_sites(vcase *c, const char *script, const char *out)
+{
+    char vml[600];
+    snprintf(vml, sizeof vml, "%s/vmlinux", workloads_linux_dir());
+    pid_t pid = fork();
+    if (pid < 0)
+        return sim_fail(SIM_ERR_IO, "%s: fork failed", c->path);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            _exit(127);
+        dup2(fd, 1);
+        close(fd);
+        execlp("sh", "sh", script, vml, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return sim_fail(SIM_ERR_CHECK, "%s: transform.sites: %s %s failed",
+                        c->path, script, vml);
+    return SIM_OK;
+}
+
 /* Step 4 (after the prediction): the measured table. */
 static sim_err measured(vcase *c, table *t, json_t *notes)
 {
@@ -202,6 +229,8 @@ static sim_err measured(vcase *c, table *t, json_t *notes)
     snprintf(buf, sizeof buf, "%s", a);
     const char *argv[MAX_ARGS + 8] = {"record"};
     int n = 1 + split(buf, argv + 1, MAX_ARGS);
+    argv[n++] = "--linux-dir";
+    argv[n++] = workloads_linux_dir();
     argv[n++] = "--no-console";
     argv[n++] = "-o";
     argv[n++] = trace;
@@ -319,9 +348,23 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     static params prm;
     if (e == SIM_OK)
         e = calibrate(c, trace, &prm, notes);
+    /* transform.sites: a script listing the guest kernel's template sites
+     * (its plain vmlinux: the workload, not the measurement) */
+    char spec_buf[1400], script[600], sites[600];
+    snprintf(spec_buf, sizeof spec_buf, "%s", spec);
+    if (e == SIM_OK && vcase_path(c, "transform.sites", script, sizeof script)) {
+        snprintf(sites, sizeof sites, "%s/sites.txt", c->tmp);
+        e = run_sites(c, script, sites);
+        if (e == SIM_OK) {
+            size_t len = strlen(spec_buf);
+            snprintf(spec_buf + len, sizeof spec_buf - len, ":sites=%s", sites);
+            note(c, notes, "template sites: %s of the plain vmlinux",
+                 vcase_get(c, "transform.sites"));
+        }
+    }
     whatif_chain *chain = NULL;
     if (e == SIM_OK)
-        e = whatif_chain_parse(&chain, spec);
+        e = whatif_chain_parse(&chain, spec_buf);
     static stats sb, sp;
     whatif_result res;
     if (e == SIM_OK) {
