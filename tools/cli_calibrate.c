@@ -56,9 +56,9 @@ static void help(FILE *f)
         "  --fd-step X        finite-difference step in each parameter's logit\n"
         "                     coordinate (default 0.05: about 5%% near the range's\n"
         "                     lower end)\n"
-        "  --accounting A     the table's accounting: 2.6.29 (default: every sample\n"
-        "                     truncated to whole usec, kernels 2.6.29-2.6.37) or 3.1\n"
-        "                     (ticks summed, divided when printed)\n"
+        "  --accounting A     the table's accounting: 2.6.29 (2.6.29-2.6.37,\n"
+        "                     default) or 3.1 (3.1+), as sim replay (--unit\n"
+        "                     usec|ticks: deprecated)\n"
         "\n"
         "exit codes: 0 fitted, 1 the fit did not converge (params.ini holds the\n"
         "best point and says so), 2 bad usage or input.\n");
@@ -176,8 +176,8 @@ int cli_calibrate(int argc, char **argv)
         {"max-iter", required_argument, 0, 'I'},
         {"rank-tol", required_argument, 0, 'r'},
         {"fd-step", required_argument, 0, 'd'},
-        {"accounting", required_argument, 0, 'A'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -250,7 +250,7 @@ int cli_calibrate(int argc, char **argv)
             o.fd_step = x;
             break;
         }
-        case 'A':
+        case 'a':
             if (cli_parse_accounting("calibrate", optarg, &o.unit))
                 return 2;
             break;
