@@ -105,8 +105,7 @@ static void test_dec_during_long_exit_is_delivered_at_entry(void)
     P(&p, host_tick_hz) = 0;
     P(&p, host_irq_hz) = 0;
     P(&p, signal_hz) = 0;
-    P(&p, qemu_mmio_usec) = 2000;
-    P(&p, guest_hz) = 1; /* no guest DEC delivery wakes the exit */ /* 50 ms in QEMU */
+    P(&p, qemu_mmio_usec) = 50000; /* 50 ms in QEMU */
     P(&p, qemu_sigma) = 0;
     P(&p, guest_hz) = 1000; /* guest DEC every 1 ms */
     snprintf(path, sizeof path, "%s/platform_mmio.bin", test_tmp_dir());
