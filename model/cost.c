@@ -82,6 +82,7 @@ struct cost_model {
     int cur_from, cur_row; /* -1: none */
     bool cur_measured;
     int guest_mode; /* cost_guest_mode */
+    bool units_only; /* cost_new_units: no guest quantile table */
     /* unit-cost features (cost_feature_sum): the current exit's in fcur[]
      * (dirty bits in fmask), committed to feat[] by the next exit, so the
      * last exit - which the accounting never charges - is left out */
@@ -354,6 +355,8 @@ static void precompute(cost_model *m)
     double mean = P(p, guest_insns), sg = P(p, guest_sigma);
     m->ln_sigma = sg;
     m->ln_mu = mean > 0 ? log(mean) - sg * sg / 2 : 0;
+    if (m->units_only) /* no guest runs are drawn: no quantile table */
+        return;
     for (unsigned i = 0; i < EXPQ_N; i++) {
         double u = (double)i / EXPQ_N;
         if (sg > 0)
@@ -364,7 +367,19 @@ static void precompute(cost_model *m)
     m->gq[EXPQ_N] = m->gq[EXPQ_N - 1];
 }
 
+static sim_err create(cost_model **mp, const params *p, bool units_only);
+
 sim_err cost_new(cost_model **mp, const params *p)
+{
+    return create(mp, p, false);
+}
+
+sim_err cost_new_units(cost_model **mp, const params *p)
+{
+    return create(mp, p, true);
+}
+
+static sim_err create(cost_model **mp, const params *p, bool units_only)
 {
     *mp = NULL;
     /* the constraints between values (whole cache lines), whoever resolved
@@ -402,6 +417,7 @@ sim_err cost_new(cost_model **mp, const params *p)
     }
     m->internal_host = 1;
     m->iccci = true;
+    m->units_only = units_only;
     m->slot_ver = tlb440_slot_versions(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
@@ -425,6 +441,7 @@ void cost_free(cost_model *m)
 /* Guest instructions until the next exit (see gq). */
 static uint64_t draw_guest(cost_model *m)
 {
+    assert(!m->units_only);
     if (m->k_guest_insns <= 0)
         return 0;
     double u = gsl_rng_uniform(m->rng) * EXPQ_N;

@@ -141,6 +141,10 @@ typedef enum cost_feature {
     CFEAT_emul0 = CFEAT_spr0 + 4, /* other emulated classes: INSN__COUNT */
     CFEAT__COUNT = CFEAT_emul0 + INSN__COUNT
 } cost_feature;
+/* A model for cost_feature_unit only (a sweep evaluates thousands of
+ * points): the guest-run quantile table is not built, so it must not cost
+ * exits. */
+SIM_MUST_CHECK sim_err cost_new_units(cost_model **m, const params *p);
 /* Tracking is off by default (one predictable branch per count). */
 void cost_track_features(cost_model *m, bool on);
 uint64_t cost_feature_sum(const cost_model *m, exit_type t, cost_feature j);

@@ -124,7 +124,7 @@ sim_err sweep_eval(const sweep_base *b, const params *q, sweep_totals *out)
         return sim_fail(SIM_ERR_USAGE, "a stateful parameter differs "
                                        "from the replayed point");
     cost_model *m;
-    sim_err e = cost_new(&m, q);
+    sim_err e = cost_new_units(&m, q);
     if (e != SIM_OK)
         return e;
     *out = b->at;
@@ -632,6 +632,8 @@ sim_err sweep_run(const char *trace, const params *base, const sweep_plan *pl,
     /* evaluate; what cannot be evaluated exactly (auto) is replayed */
     size_t nrep = 0;
     for (size_t i = 0; i < np; i++) {
+        if (o->stop && *o->stop)
+            break; /* Ctrl-C: the points so far are kept */
         if (!mine(o, i))
             continue;
         if (!replay_all) {

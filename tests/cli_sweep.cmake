@@ -1,5 +1,5 @@
 # CLI tests of `sim sweep` (tools/cli_sweep.c, model/sweep.c).
-foreach(c replay linear formats interrupt sens transform)
+foreach(c replay linear formats interrupt sens transform plot)
   add_test(NAME cli_sweep_${c}
     COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sweep_check.sh $<TARGET_FILE:sim>
             ${CMAKE_BINARY_DIR}/testtmp/sweep_${c} ${c})

@@ -11,6 +11,7 @@
 #   mpi       mpirun -np 2: the file is byte-identical to one process
 #   transform --transform pv: each row's per-row sums equal `sim whatif
 #             --transform pv --accounting 3.1 --set ...` of the point
+#   plot      --plot: a PNG line, an SVG heat map, a PNG tornado (gnuplot)
 #   sens      sim sensitivity (host interrupts off): "10% cheaper X saves Y%"
 #             equals two replays, and the --target value reaches the target
 #             by replay while one unit less far does not
@@ -101,6 +102,21 @@ mpi)
   cmp one.csv two.csv || { echo "2 ranks differ from 1 process"; exit 1; }
   [ "$(tail -n +2 two.csv | wc -l)" = 6 ]
   echo "2 ranks: byte-identical to one process"
+  ;;
+plot)
+  "$sim" sweep $tr --param cpi=1:1.4:0.1 --method linear --plot line.png -o p1.csv 2>/dev/null
+  "$sim" sweep $tr --param cpi=1:1.4:0.1 --param icache_miss_cycles=30,50,70 \
+    --method linear --plot heat.svg -o p2.csv 2>/dev/null
+  "$sim" sensitivity $tr --top 5 --plot tornado.png > /dev/null
+  for f in line.png tornado.png; do
+    [ "$(head -c 4 $f | od -An -tx1 | tr -d ' ')" = 89504e47 ] || { echo "$f is not a PNG"; exit 1; }
+  done
+  grep -q "<svg" heat.svg || { echo "heat.svg is not an SVG"; exit 1; }
+  grep -q "icache_miss_cycles" heat.svg || { echo "heat.svg lacks its axis label"; exit 1; }
+  "$sim" sweep $tr --param cpi=1:1.4:0.1 --param decode_insns=1,2 --param tlbwe_cycles=1,2 \
+    --method linear --plot three.png -o p3.csv 2>err.txt && { echo "3 axes plotted"; exit 1; }
+  grep -q "a plot shows one" err.txt
+  echo "plots written"
   ;;
 transform)
   "$sim" sweep $tr --param emul_spr_gen_insns=10,20 --transform pv -o t.csv 2>/dev/null

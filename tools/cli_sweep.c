@@ -333,6 +333,12 @@ int cli_sweep(int argc, char **argv)
         return cli_report(e);
     }
 
+    if (plot && pl.naxes > 2) {
+        sweep_plan_free(&pl);
+        return cli_usage_error("sweep", "--plot: %d swept parameters; a plot "
+                               "shows one (a line) or two (a heat map)",
+                               pl.naxes);
+    }
     simmpi mp;
     simmpi_init(&mp);
     if (!threads) {
@@ -403,8 +409,8 @@ int cli_sweep(int argc, char **argv)
         if (e == SIM_OK && nexact < ndone)
             fprintf(stderr,
                     "sweep: note: %zu points are first-order predictions on "
-                    "the base point's trajectory (host interrupts in "
-                    "simulated time or modelled guest time feed back into "
+                    "the base point's trajectory (host interrupts caught in "
+                    "handler windows or modelled guest time feed back into "
                     "it; docs/sweep.md)\n",
                     ndone - nexact);
         if (e == SIM_OK && plot)
