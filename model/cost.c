@@ -7,6 +7,7 @@
 #include "cost.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -1185,37 +1186,54 @@ uint64_t cost_charged(const cost_model *m, exit_type type,
     return m->count[type] - (m->cur_row == (int)type);
 }
 
-void cost_write_stages(const cost_model *m, FILE *f)
+/* One exit type's charged stages: count, sums, handler/guest totals. */
+typedef struct stage_row {
+    uint64_t n;
+    uint64_t sums[CSTAGE__COUNT];
+    double tot[2]; /* handler, guest */
+} stage_row;
+
+static bool stage_row_of(const cost_model *m, int t, stage_row *r)
+{
+    r->n = cost_charged(m, (exit_type)t, r->sums);
+    r->tot[0] = r->tot[1] = 0;
+    for (int s = 0; s < CSTAGE__COUNT; s++)
+        r->tot[stage_guest[s]] += (double)r->sums[s];
+    return r->n > 0;
+}
+
+static double share(const stage_row *r, int s)
+{
+    double tot = r->tot[stage_guest[s]];
+    return tot > 0 ? 100.0 * (double)r->sums[s] / tot : 0.0;
+}
+
+static void write_stages_text(const cost_model *m, FILE *f)
 {
     fprintf(f, "# cycle model: average core cycles per exit by stage; "
                "'guest' stages are charged to TIMEINGUEST\n"
                "# over the exits the table charges (all but the last), "
-               "under the row that charges them\n"
-               "# (each stage and its parameters: docs/cost-model.md)\n");
+               "under the row that charges them; stages: "
+               "docs/cost-model.md\n");
     fprintf(f, "# %-12s %-10s %12s %7s %s\n", "type", "stage", "cycles/exit",
             "share", "side");
     for (int t = 0; t < EXIT__COUNT; t++) {
-        uint64_t charged = cost_charged(m, (exit_type)t, NULL);
-        if (!charged)
+        stage_row r;
+        if (!stage_row_of(m, t, &r))
             continue;
-        double n = (double)charged, tot[2] = {0, 0};
-        for (int s = 0; s < CSTAGE__COUNT; s++)
-            tot[stage_guest[s]] +=
-                (double)charged_sum(m, (exit_type)t, (cost_stage)s);
+        double n = (double)r.n;
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% handler (%llu exits)\n",
-                exit_name((exit_type)t), "TOTAL", tot[0] / n, 100.0,
-                (unsigned long long)charged);
+                exit_name((exit_type)t), "TOTAL", r.tot[0] / n, 100.0,
+                (unsigned long long)r.n);
         fprintf(f, "%-14s %-10s %12.1f %6.1f%% guest\n",
-                exit_name((exit_type)t), "TOTAL", tot[1] / n, 100.0);
+                exit_name((exit_type)t), "TOTAL", r.tot[1] / n, 100.0);
         for (int s = 0; s < CSTAGE__COUNT; s++) {
-            double c = (double)charged_sum(m, (exit_type)t, (cost_stage)s);
-            if (c == 0)
+            if (r.sums[s] == 0)
                 continue;
-            int gs = stage_guest[s];
             fprintf(f, "%-14s %-10s %12.1f %6.1f%% %s\n",
-                    exit_name((exit_type)t), stage_names[s], c / n,
-                    tot[gs] > 0 ? 100.0 * c / tot[gs] : 0.0,
-                    gs ? "guest" : "handler");
+                    exit_name((exit_type)t), stage_names[s],
+                    (double)r.sums[s] / n, share(&r, s),
+                    stage_guest[s] ? "guest" : "handler");
         }
     }
     const tlb440_stats *st = tlb440_get_stats(m->tlb);
@@ -1229,6 +1247,101 @@ void cost_write_stages(const cost_model *m, FILE *f)
             (unsigned long long)st->host_evicted_guest,
             (unsigned long long)st->releases, (unsigned long long)st->puts,
             (unsigned long long)st->put_entries);
+}
+
+/* One row per exit type and non-zero stage; cycles are core cycles. */
+static void write_stages_csv(const cost_model *m, FILE *f)
+{
+    fprintf(f, COST_STAGES_CSV_HEADER "\n");
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        stage_row r;
+        if (!stage_row_of(m, t, &r))
+            continue;
+        for (int s = 0; s < CSTAGE__COUNT; s++)
+            if (r.sums[s])
+                fprintf(f, "%s,%llu,%s,%s,%llu,%.1f,%.1f\n",
+                        exit_name((exit_type)t), (unsigned long long)r.n,
+                        stage_names[s], stage_guest[s] ? "guest" : "handler",
+                        (unsigned long long)r.sums[s],
+                        (double)r.sums[s] / (double)r.n, share(&r, s));
+    }
+}
+
+static int jadd(json_t *o, const char *k, json_t *v)
+{
+    return v ? json_object_set_new(o, k, v) : -1;
+}
+
+json_t *cost_stages_json(const cost_model *m)
+{
+    json_t *root = json_object(), *types = json_array();
+    int bad = !root || !types;
+    bad |= jadd(root, "unit", json_string("core cycles"));
+    bad |= jadd(root, "exits", json_string("the exits the table charges (all "
+                                           "but the last), by the row that "
+                                           "charges them"));
+    for (int t = 0; !bad && t < EXIT__COUNT; t++) {
+        stage_row r;
+        if (!stage_row_of(m, t, &r))
+            continue;
+        json_t *o = json_object(), *st = json_array();
+        bad |= !o || !st;
+        bad |= jadd(o, "type", json_string(exit_name((exit_type)t)));
+        bad |= jadd(o, "exits", json_integer((json_int_t)r.n));
+        bad |= jadd(o, "handler_cycles_per_exit",
+                    json_real(r.tot[0] / (double)r.n));
+        bad |= jadd(o, "guest_cycles_per_exit",
+                    json_real(r.tot[1] / (double)r.n));
+        for (int s = 0; !bad && s < CSTAGE__COUNT; s++) {
+            if (!r.sums[s])
+                continue;
+            json_t *x = json_object();
+            bad |= !x;
+            bad |= jadd(x, "stage", json_string(stage_names[s]));
+            bad |= jadd(x, "side",
+                        json_string(stage_guest[s] ? "guest" : "handler"));
+            bad |= jadd(x, "cycles", json_integer((json_int_t)r.sums[s]));
+            bad |= jadd(x, "cycles_per_exit",
+                        json_real((double)r.sums[s] / (double)r.n));
+            bad |= jadd(x, "share_percent", json_real(share(&r, s)));
+            bad |= json_array_append_new(st, x);
+        }
+        bad |= jadd(o, "stages", st);
+        bad |= json_array_append_new(types, o);
+    }
+    bad |= jadd(root, "types", types);
+    const tlb440_stats *s = tlb440_get_stats(m->tlb);
+    json_t *tl = json_pack("{sIsIsIsIsIsIsI}", "shadow_maps", (json_int_t)s->maps,
+                           "maps_over_host", (json_int_t)s->map_evicted_host,
+                           "host_fills", (json_int_t)s->host_fills,
+                           "host_evicted_guest",
+                           (json_int_t)s->host_evicted_guest, "releases",
+                           (json_int_t)s->releases, "vcpu_puts",
+                           (json_int_t)s->puts, "put_entries",
+                           (json_int_t)s->put_entries, "vcpu_loads",
+                           (json_int_t)s->loads);
+    bad |= jadd(root, "soft_tlb", tl);
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+sim_err cost_write_stages(const cost_model *m, FILE *f, table_fmt fmt)
+{
+    if (fmt == TFMT_CSV)
+        write_stages_csv(m, f);
+    else if (fmt == TFMT_JSON) {
+        json_t *j = cost_stages_json(m);
+        if (!j)
+            return sim_fail(SIM_ERR_NOMEM, "stages: out of memory");
+        return table_json_dump(f, j);
+    } else
+        write_stages_text(m, f);
+    if (ferror(f))
+        return sim_fail(SIM_ERR_IO, "writing the stages: %s", strerror(errno));
+    return SIM_OK;
 }
 
 void cost_track_features(cost_model *m, bool on)

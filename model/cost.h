@@ -22,11 +22,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "exits.h"
 #include "insn440.h"
 #include "params.h"
 #include "replay.h"
 #include "sim_err.h"
+#include "table.h"
 #include "tlb440.h"
 #include "trace.h"
 
@@ -213,8 +216,19 @@ uint64_t cost_type_count(const cost_model *m, exit_type type);
  * sums (may be NULL) gets the cycles of each stage. */
 uint64_t cost_charged(const cost_model *m, exit_type type,
                       uint64_t sums[CSTAGE__COUNT]);
-/* Per exit type, average cycles per stage (non-zero stages only). */
-void cost_write_stages(const cost_model *m, FILE *f);
+/* The stage report (`sim replay --stages`) of the exits the table charges
+ * (cost_charged), per exit type, the non-zero stages in core cycles:
+ * TFMT_CSV one document with the header below, one row per type and stage;
+ * TFMT_JSON one document (cost_stages_json); any other format text lines
+ * to print after a text table. */
+#define COST_STAGES_CSV_HEADER                                                 \
+    "type,exits,stage,side,cycles,cycles_per_exit,share_percent"
+SIM_MUST_CHECK sim_err cost_write_stages(const cost_model *m, FILE *f,
+                                         table_fmt fmt);
+/* {"unit": "core cycles", "types": [{type, exits, handler_cycles_per_exit,
+ * guest_cycles_per_exit, stages: [{stage, side, cycles, cycles_per_exit,
+ * share_percent}]}], "soft_tlb": {...}}; NULL if out of memory. */
+json_t *cost_stages_json(const cost_model *m);
 
 /* The replay hook (model/replay.h): begin resets with the trace header,
  * cost converts cycles to ticks (capped at 2^32-1). hook->ctx = m. */

@@ -415,6 +415,19 @@ static const char *or_unnamed(const char *p)
     return p ? p : "(unnamed)";
 }
 
+/* Whether every row has the same count in both (a replay of one trace
+ * through two cost models): the count columns would be all zero diffs. */
+static bool same_counts(const table *a, const table *b)
+{
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        bool ha = table_row_has_data(&a->rows[i]),
+             hb = table_row_has_data(&b->rows[i]);
+        if (ha != hb || (ha && a->rows[i].count != b->rows[i].count))
+            return false;
+    }
+    return true;
+}
+
 sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
                    const char *name_b, bool proportions)
 {
@@ -429,6 +442,7 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
         if (!table_row_has_data(&a->rows[ib[k]]))
             order[n++] = ib[k];
     double ea = exit_total(a), eb = exit_total(b);
+    bool one_count = !proportions && same_counts(a, b);
 
     fprintf(f, "a: %s", or_unnamed(name_a));
     if (a->title[0])
@@ -436,16 +450,23 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
     fprintf(f, "\nb: %s", or_unnamed(name_b));
     if (b->title[0])
         fprintf(f, " (%s)", b->title);
-    fprintf(f, "\ndiff = (b - a) / a%s\n\n",
+    fprintf(f, "\ndiff = (b - a) / a; sum and avg in usec%s%s\n\n",
             proportions ? "; share = count / all exits of its table "
                           "(TIMEINGUEST is not an exit)"
-                        : "");
-    fprintf(f, "%-12s %13s %13s %8s %11s %11s %8s %8s %8s\n", "type",
-            proportions ? "share a" : "count a",
-            proportions ? "share b" : "count b", "diff", "avg a", "avg b",
-            "diff", "time% a", "time% b");
-    char c1[TABLE_NUMBUF], c2[TABLE_NUMBUF], d1[32], d2[32];
+                        : "",
+            one_count ? "; the counts are the same in both" : "");
+    if (one_count)
+        fprintf(f, "%-12s %13s", "type", "count");
+    else
+        fprintf(f, "%-12s %13s %13s %8s", "type",
+                proportions ? "share a" : "count a",
+                proportions ? "share b" : "count b", "diff");
+    fprintf(f, " %15s %15s %8s %11s %11s %8s %8s %8s\n", "sum a usec",
+            "sum b usec", "diff", "avg a usec", "avg b usec", "diff", "time% a",
+            "time% b");
+    char c1[TABLE_NUMBUF], c2[TABLE_NUMBUF], d1[32], d2[32], d3[32];
     char v1[TABLE_NUMBUF], v2[TABLE_NUMBUF], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
+    char s1b[TABLE_NUMBUF], s2b[TABLE_NUMBUF];
     for (int k = 0; k < n; k++) {
         int i = order[k];
         const table_row *ra = &a->rows[i], *rb = &b->rows[i];
@@ -453,6 +474,7 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
         double ca = ha ? (double)ra->count : 0, cb = hb ? (double)rb->count : 0;
         double aa = ha ? table_row_avg(ra) : NAN,
                ab = hb ? table_row_avg(rb) : NAN;
+        double sa_ = ha ? ra->sum : 0, sb_ = hb ? rb->sum : 0;
         double pa = ha ? table_row_time_pct(a, ra) : 0,
                pb = hb ? table_row_time_pct(b, rb) : 0;
         const char *s1, *s2, *dc;
@@ -470,13 +492,23 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
             s2 = table_num_int(c2, cb, true);
             dc = rel_diff(d1, ca, cb);
         }
-        fprintf(f, "%-12s %13s %13s %8s %11s %11s %8s %8s %8s\n",
-                exit_name((exit_type)i), s1, s2, dc, table_num_fixed(v1, aa, 4),
+        if (one_count)
+            fprintf(f, "%-12s %13s", exit_name((exit_type)i), s1);
+        else
+            fprintf(f, "%-12s %13s %13s %8s", exit_name((exit_type)i), s1, s2,
+                    dc);
+        fprintf(f, " %15s %15s %8s %11s %11s %8s %8s %8s\n",
+                table_num_int(s1b, sa_, true), table_num_int(s2b, sb_, true),
+                rel_diff(d3, sa_, sb_), table_num_fixed(v1, aa, 4),
                 table_num_fixed(v2, ab, 4), rel_diff(d2, aa, ab),
                 table_num_fixed(t1, pa, 2), table_num_fixed(t2, pb, 2));
     }
-    fprintf(f, "\n%-12s %13s %13s %8s\n", "exits", table_num_int(c1, ea, true),
-            table_num_int(c2, eb, true), rel_diff(d1, ea, eb));
+    if (one_count)
+        fprintf(f, "\n%-12s %13s\n", "exits", table_num_int(c1, ea, true));
+    else
+        fprintf(f, "\n%-12s %13s %13s %8s\n", "exits",
+                table_num_int(c1, ea, true), table_num_int(c2, eb, true),
+                rel_diff(d1, ea, eb));
     double ta = table_traced_or_sum(a), tb = table_traced_or_sum(b);
     fprintf(f, "%-12s %13s %13s %8s%s\n", "traced usec",
             table_num_int(c1, ta, true), table_num_int(c2, tb, true),

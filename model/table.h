@@ -77,6 +77,13 @@ typedef struct table_write_opts {
 SIM_MUST_CHECK sim_err table_write(FILE *f, const table *t, table_fmt fmt,
                                    const table_write_opts *o);
 
+/* The json form as a jansson object (new reference) for a caller that puts
+ * it into a larger document; NULL if out of memory. */
+struct json_t *table_to_json(const table *t, const table_write_opts *o);
+/* Writes a jansson document as every json output of sim: 2-space indent,
+ * keys in insertion order, a final newline; takes the reference. */
+SIM_MUST_CHECK sim_err table_json_dump(FILE *f, struct json_t *root);
+
 /* Side by side with per-row relative differences ((b - a) / a). */
 SIM_MUST_CHECK sim_err table_diff(FILE *f, const table *a, const char *name_a,
                                   const table *b, const char *name_b,

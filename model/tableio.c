@@ -1431,8 +1431,8 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
     return o;
 }
 
-static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold,
-                          const char *accounting)
+static json_t *json_doc(const table *w, const table *orig, bool fold,
+                        const char *accounting)
 {
     jb b = {true};
     json_t *root = json_object(), *rows = json_array(), *nh = json_array();
@@ -1440,7 +1440,7 @@ static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold,
         json_decref(root);
         json_decref(rows);
         json_decref(nh);
-        return sim_fail(SIM_ERR_NOMEM, "json: out of memory");
+        return NULL;
     }
     jset(&b, root, "title", json_string(w->title));
     jset(&b, root, "unit", json_string("usec"));
@@ -1474,16 +1474,37 @@ static sim_err write_json(FILE *f, const table *w, const table *orig, bool fold,
         }
         jset(&b, root, "emulinst_breakdown", bd);
     }
+    if (!b.ok) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+sim_err table_json_dump(FILE *f, json_t *root)
+{
+    if (!root)
+        return sim_fail(SIM_ERR_NOMEM, "json: out of memory");
     sim_err e = SIM_OK;
-    if (!b.ok)
-        e = sim_fail(SIM_ERR_NOMEM, "json: out of memory");
-    else if (json_dumpf(root, f,
-                        JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                            JSON_REAL_PRECISION(15)) != 0 ||
-             fputc('\n', f) == EOF)
+    if (json_dumpf(root, f,
+                   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                       JSON_REAL_PRECISION(15)) != 0 ||
+        fputc('\n', f) == EOF)
         e = sim_fail(SIM_ERR_IO, "json: write failed: %s", strerror(errno));
     json_decref(root);
     return e;
+}
+
+json_t *table_to_json(const table *t, const table_write_opts *o)
+{
+    table_write_opts none = {0};
+    if (!o)
+        o = &none;
+    if (!o->fold_emul)
+        return json_doc(t, t, false, o->accounting);
+    table folded;
+    table_fold_emul(t, &folded);
+    return json_doc(&folded, t, true, o->accounting);
 }
 
 sim_err table_write(FILE *f, const table *t, table_fmt fmt,
@@ -1505,7 +1526,7 @@ sim_err table_write(FILE *f, const table *t, table_fmt fmt,
     case TFMT_PERF: write_perf(f, w); break;
     case TFMT_CSV: write_csv(f, w); break;
     case TFMT_JSON:
-        e = write_json(f, w, t, o->fold_emul, o->accounting);
+        e = table_json_dump(f, json_doc(w, t, o->fold_emul, o->accounting));
         break;
     default:
         return sim_fail(SIM_ERR_USAGE, "no table format %d to write", (int)fmt);

@@ -1,6 +1,7 @@
 /* tcmp: row-by-row comparison of two exit-timing tables (tcmp.h). */
 #include "tcmp.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +151,70 @@ json_t *tcmp_to_json(const tcmp *c)
     json_object_set_new(o, "mape_percent", num(c->mape));
     json_object_set_new(o, "mpe_percent", num(c->mpe));
     return o;
+}
+
+static const char *csv_num(char buf[TABLE_NUMBUF], double x, int dec)
+{
+    return isfinite(x) ? table_num_fixed(buf, x, dec) : "";
+}
+
+static double exits_of(const tcmp *c, bool ref)
+{
+    double n = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (i != EXIT_TIMEINGUEST)
+            n += ref ? c->rows[i].count_ref : c->rows[i].count;
+    return n;
+}
+
+static double share_of(double count, double all, int type)
+{
+    return type == EXIT_TIMEINGUEST || !(all > 0) ? NAN : 100.0 * count / all;
+}
+
+static void write_csv(FILE *f, const tcmp *c)
+{
+    fprintf(f, TCMP_CSV_HEADER "\n");
+    double er = exits_of(c, true), en = exits_of(c, false);
+    char b[13][TABLE_NUMBUF];
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const tcmp_row *r = &c->rows[i];
+        if (!r->in_ref && !r->in_other)
+            continue;
+        fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+                exit_name((exit_type)i), csv_num(b[0], r->count_ref, 0),
+                csv_num(b[1], r->count, 0), csv_num(b[2], r->err_count, 6),
+                csv_num(b[3], share_of(r->count_ref, er, i), 4),
+                csv_num(b[4], share_of(r->count, en, i), 4),
+                csv_num(b[5], r->sum_ref, 3), csv_num(b[6], r->sum, 3),
+                csv_num(b[7], r->err_sum, 6), csv_num(b[8], r->avg_ref, 4),
+                csv_num(b[9], r->avg, 4), csv_num(b[10], r->err_avg, 6),
+                csv_num(b[11], r->pct_ref, 2), csv_num(b[12], r->pct, 2));
+    }
+}
+
+sim_err tcmp_write(FILE *f, const tcmp *c, const char *ref_label,
+                   const char *label, table_fmt fmt)
+{
+    if (fmt == TFMT_CSV) {
+        write_csv(f, c);
+        if (ferror(f))
+            return sim_fail(SIM_ERR_IO, "writing the comparison: %s",
+                            strerror(errno));
+        return SIM_OK;
+    }
+    if (fmt != TFMT_JSON)
+        return sim_fail(SIM_ERR_USAGE, "a comparison as %s: csv or json only",
+                        table_fmt_name(fmt));
+    json_t *o = json_object(), *body = tcmp_to_json(c);
+    if (!o || !body || json_object_set_new(o, "ref", json_string(ref_label)) ||
+        json_object_set_new(o, "new", json_string(label)) ||
+        json_object_set_new(o, "unit", json_string("usec")) ||
+        json_object_update(o, body)) {
+        json_decref(o);
+        json_decref(body);
+        return sim_fail(SIM_ERR_NOMEM, "json: out of memory");
+    }
+    json_decref(body);
+    return table_json_dump(f, o);
 }

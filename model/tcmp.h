@@ -44,4 +44,18 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
 /* {"rows": [{type, count_ref, count, err_count, ...}], "total_ref", ...} */
 json_t *tcmp_to_json(const tcmp *c);
 
+/* The columns of tcmp_write's csv, one row per type in the exit enum's
+ * order: sums and averages in usec, err_* relative ((new - ref) / ref,
+ * empty when ref is 0), share_* the type's percent of all exits of its
+ * table (empty for TIMEINGUEST, which is no exit). */
+#define TCMP_CSV_HEADER                                                        \
+    "type,count_ref,count,err_count,share_ref,share,sum_ref,sum,err_sum,"     \
+    "avg_ref,avg,err_avg,time_percent_ref,time_percent"
+/* The comparison as one machine document (`sim table diff`, `sim replay
+ * --compare`): TFMT_CSV as above, TFMT_JSON {"ref": ref_label, "new":
+ * label, "unit": "usec", then tcmp_to_json's keys}. */
+SIM_MUST_CHECK sim_err tcmp_write(FILE *f, const tcmp *c,
+                                  const char *ref_label, const char *label,
+                                  table_fmt fmt);
+
 #endif

@@ -30,7 +30,7 @@ sim_cli_test(replay_platform_systemc 0 replay_platform_cost_mix.txt
 # TIMEINGUEST row equals the measured one) and says so; --guest-time model
 # models it (and says so).
 sim_cli_test(replay_model_keeps_guest_ticks 0
-  "~TIMEINGUEST +499 +499 +\\+0\\.0% +1\\.6473 +1\\.6473 +\\+0\\.0%"
+  "~TIMEINGUEST +499 +822 +822 +\\+0\\.0% +1\\.6473 +1\\.6473 +\\+0\\.0%"
   replay @synth500.bin --compare)
 sim_cli_test(replay_model_says_guest_measured 0
   "~guest time \\(TIMEINGUEST\\): measured, from the trace \\(500 exits"

@@ -16,6 +16,7 @@
 #include "replay.h"
 #include "stats.h"
 #include "table.h"
+#include "tcmp.h"
 
 static void help(FILE *f)
 {
@@ -49,7 +50,11 @@ static void help(FILE *f)
         "                 DEC, EXTINT and SIGNAL exits arrive at rates per\n"
         "                 simulated second (the trace's own are dropped), a guest\n"
         "                 DEC expiring during an exit is delivered at its entry\n"
-        "  --format FMT   kvm (default, the seed's layout), debugfs, perf, csv, json\n"
+        "  --format FMT   kvm (default, the seed's layout), debugfs, perf, csv, json;\n"
+        "                 csv and json are one document each: the table, or the\n"
+        "                 comparison (--compare), or with --stages the stage\n"
+        "                 report (csv) / {\"table\"|\"compare\", \"stages\"} (json);\n"
+        "                 docs/tables.md\n"
         "  --accounting A how samples add up (the table is in usec either way,\n"
         "                 docs/tables.md): 2.6.29 (default) truncates every\n"
         "                 sample to whole usec before adding it, as kernels\n"
@@ -64,6 +69,72 @@ static void help(FILE *f)
         "\n"
         "The invariant checks go to stdout after a kvm/perf table, else to stderr.\n"
         "exit codes: 0 ok, 1 an accounting invariant failed, 2 bad usage or input.\n");
+}
+
+static const char k_measured[] = "measured (trace ticks)";
+static const char k_predicted[] = "predicted (cycle model)";
+
+/* The table (or, with `measured`, the comparison) and the stage report
+ * (with `cm`): a text format prints them one after the other; csv is one
+ * document, the stages' when asked for, else the comparison's or the
+ * table's; json is one document, the table's or the comparison's, or with
+ * stages {"table" or "compare": ..., "stages": ...}. */
+static sim_err write_output(FILE *f, table_fmt fmt, const table *measured,
+                            const table *t, const table_write_opts *wo,
+                            const cost_model *cm)
+{
+    tcmp c;
+    if (measured)
+        tcmp_make(&c, measured, t, wo->fold_emul, 1.0);
+    if (fmt == TFMT_CSV) {
+        if (cm)
+            return cost_write_stages(cm, f, TFMT_CSV);
+        if (measured)
+            return tcmp_write(f, &c, k_measured, k_predicted, TFMT_CSV);
+        return table_write(f, t, fmt, wo);
+    }
+    if (fmt == TFMT_JSON) {
+        if (!cm)
+            return measured
+                       ? tcmp_write(f, &c, k_measured, k_predicted, TFMT_JSON)
+                       : table_write(f, t, fmt, wo);
+        json_t *root = json_object(), *main = NULL;
+        if (measured) {
+            main = tcmp_to_json(&c);
+            if (main) {
+                json_object_set_new(main, "ref", json_string(k_measured));
+                json_object_set_new(main, "new", json_string(k_predicted));
+                json_object_set_new(main, "unit", json_string("usec"));
+            }
+        } else
+            main = table_to_json(t, wo);
+        json_t *st = cost_stages_json(cm);
+        if (!root || !main || !st ||
+            json_object_set_new(root, measured ? "compare" : "table", main) ||
+            json_object_set_new(root, "stages", st)) {
+            json_decref(root);
+            return sim_fail(SIM_ERR_NOMEM, "json: out of memory");
+        }
+        return table_json_dump(f, root);
+    }
+    sim_err e;
+    if (measured) {
+        table fm, fp;
+        const table *a = measured, *b = t;
+        if (wo->fold_emul) {
+            table_fold_emul(measured, &fm);
+            table_fold_emul(t, &fp);
+            a = &fm;
+            b = &fp;
+        }
+        e = table_diff(f, a, k_measured, b, k_predicted, false);
+    } else
+        e = table_write(f, t, fmt, wo);
+    if (e == SIM_OK && cm) {
+        fputc('\n', f);
+        e = cost_write_stages(cm, f, fmt);
+    }
+    return e;
 }
 
 int cli_replay(int argc, char **argv)
@@ -150,6 +221,9 @@ int cli_replay(int argc, char **argv)
         return cli_usage_error("replay", optind >= argc
                                ? "missing TRACE" : "one TRACE expected");
     const char *path = argv[optind];
+    if (fmt == TFMT_CSV && compare && stages)
+        return cli_usage_error("replay", "--format csv is one table: "
+                               "--compare or --stages (both: --format json)");
     if ((c = cli_check_output(out)))
         return c;
 
@@ -265,29 +339,15 @@ int cli_replay(int argc, char **argv)
                 unit == STATS_USEC
                     ? "2.6.29 (each sample truncated to usec, then added)"
                     : "3.1 (ticks added, divided to usec when printed)");
+    bool machine = fmt == TFMT_CSV || fmt == TFMT_JSON;
     if (gline[0])
-        fputs(gline, fmt == TFMT_KVM || compare ? of.f : stderr);
+        fputs(gline, !machine && (fmt == TFMT_KVM || compare) ? of.f : stderr);
     table_write_opts wo = {.fold_emul = fold,
                            .tb_per_usec = unit == STATS_TICKS
                                               ? (double)s.tb_per_usec : 0,
                            .accounting = cli_accounting_name(unit)};
-    if (compare) {
-        table fm, fp;
-        const table *a = &measured, *b = &t;
-        if (fold) {
-            table_fold_emul(&measured, &fm);
-            table_fold_emul(&t, &fp);
-            a = &fm;
-            b = &fp;
-        }
-        e = table_diff(of.f, a, "measured (trace ticks)", b,
-                       "predicted (cycle model)", false);
-    } else
-        e = table_write(of.f, &t, fmt, &wo);
-    if (e == SIM_OK && stages) {
-        fputc('\n', of.f);
-        cost_write_stages(cm, of.f);
-    }
+    e = write_output(of.f, fmt, compare ? &measured : NULL, &t, &wo,
+                     stages ? cm : NULL);
     cost_free(cm);
     if (e != SIM_OK) {
         outfile_abort(&of);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "outfile.h"
 #include "table.h"
+#include "tcmp.h"
 
 #define FORMATS "kvm, debugfs, perf, csv, json"
 
@@ -99,17 +100,27 @@ static void help_diff(FILE *f)
 {
     fprintf(f,
         "usage: sim table diff A B [--proportions] [--fold-emul] [--from FMT]\n"
+        "                          [--format text|csv|json] [-o OUT]\n"
         "\n"
         "Prints tables A and B side by side: per type (A's rows by time%%, then\n"
-        "rows only B has) the counts, averages and time%% of both and the\n"
-        "relative differences (b - a) / a, then the exit totals and traced\n"
-        "durations.\n"
+        "rows only B has) the counts, sums and averages (usec) and time%% of\n"
+        "both with the relative differences (b - a) / a, then the exit totals\n"
+        "and traced durations. Compare sums, not only time%%, when the totals\n"
+        "differ: a row's time%% can rise while its time falls. When every count\n"
+        "is the same in both, one count column is printed.\n"
         "\n"
         "options:\n"
         "  --proportions   compare each type's share of all exits (the exit\n"
-        "                  mix) instead of raw counts\n"
+        "                  mix) instead of raw counts (text; csv and json\n"
+        "                  carry both)\n"
         "  --fold-emul     fold EMUL_* rows into EMULINST in both tables\n"
         "  --from FMT      input format of both: auto (default), " FORMATS "\n"
+        "  --format F      text (default), csv (one row per type: count_ref,\n"
+        "                  count, err_count, share_ref, share, sum_ref, sum,\n"
+        "                  err_sum, avg_ref, avg, err_avg, time_percent_ref,\n"
+        "                  time_percent; usec, err_* relative) or json (the\n"
+        "                  same per row, with totals): docs/tables.md\n"
+        "  -o OUT          write to OUT (temporary name, then renamed)\n"
         "\n"
         "exit codes: 0 ok, 2 bad usage or unreadable table.\n");
 }
@@ -169,8 +180,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
     while ((c = getopt_long(argc, argv, "o:h", lo, &li)) != -1) {
         /* each command accepts only the options its --help lists */
         bool ok = c == 'h' || c == O_FROM || c == O_FOLD ||
-                  (c == O_FORMAT && is_show) || (c == O_CHECK && is_show) ||
-                  (c == O_TO && is_conv) || (c == 'o' && is_conv) ||
+                  (c == O_FORMAT && (is_show || is_diff)) ||
+                  (c == O_CHECK && is_show) || (c == O_TO && is_conv) ||
+                  (c == 'o' && (is_conv || is_diff)) ||
                   (c == O_TB && !is_diff) || (c == O_PROP && is_diff);
         if (!ok && c != '?' && li >= 0)
             return cli_usage_error(cmd, "option '--%s' is not one of %s's",
@@ -194,7 +206,17 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
             break;
         case O_TO:
         case O_FORMAT:
-            if ((rc = parse_fmt(cmd, optarg, false, &o->to)))
+            if (is_diff) { /* a comparison: text or a machine document */
+                if (!strcmp(optarg, "text"))
+                    o->to = TFMT_KVM;
+                else if (!strcmp(optarg, "csv") || !strcmp(optarg, "json"))
+                    o->to = optarg[0] == 'c' ? TFMT_CSV : TFMT_JSON;
+                else
+                    return cli_usage_error(cmd,
+                                           "unknown format '%s' (text, csv, "
+                                           "json)",
+                                           optarg);
+            } else if ((rc = parse_fmt(cmd, optarg, false, &o->to)))
                 return rc;
             o->to_set = true;
             break;
@@ -305,6 +327,8 @@ static int cmd_diff(int argc, char **argv)
         return rc;
     if (argc - optind != 2)
         return cli_usage_error("table diff", "two tables A B expected");
+    if ((rc = cli_check_output(o.out)))
+        return rc;
     table a, b;
     sim_err e;
     if ((e = load(&a, argv[optind], &o)) != SIM_OK ||
@@ -314,11 +338,21 @@ static int cmd_diff(int argc, char **argv)
         table_fold_emul(&a, &a);
         table_fold_emul(&b, &b);
     }
-    e = table_diff(stdout, &a, base(argv[optind]), &b, base(argv[optind + 1]),
-                   o.proportions);
-    if (e == SIM_OK && fflush(stdout) != 0)
-        e = sim_fail(SIM_ERR_IO, "stdout: write failed");
-    if (e != SIM_OK)
+    outfile of;
+    if ((e = outfile_open(&of, o.out)) != SIM_OK)
+        return cli_report(e);
+    const char *na = base(argv[optind]), *nb = base(argv[optind + 1]);
+    if (o.to == TFMT_CSV || o.to == TFMT_JSON) {
+        static tcmp c;
+        tcmp_make(&c, &a, &b, false, 1.0);
+        e = tcmp_write(of.f, &c, na, nb, o.to);
+    } else
+        e = table_diff(of.f, &a, na, &b, nb, o.proportions);
+    if (e != SIM_OK) {
+        outfile_abort(&of);
+        return cli_report(e);
+    }
+    if ((e = outfile_commit(&of)) != SIM_OK)
         return cli_report(e);
     return 0;
 }
