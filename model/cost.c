@@ -1104,14 +1104,31 @@ uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
         return cyc(dbl(r->flags & TRF_GUEST_INSNS ? r->guest : draw_guest(m)) *
                    m->k_guest_cpi);
     /* the measured interval less what belongs to the entry: stub, tail and
-     * the refills of a full-length run */
+     * the refills, which grow with the run (guest lines, shadow D-TLB):
+     * the run n whose modelled interval is the measured one, found by
+     * bisection (the interval grows with n) */
     exit_type t = (exit_type)r->type;
     double c = m->tb_hz == m->core_hz ? (double)r->guest
                                       : (double)r->guest / m->tb_per_cycle;
-    uint64_t entry = m->fixed_guest[t] + m->k_guest_lines * m->k_icache_miss +
-                     (1 + m->k_dtlb_shadow) * m->k_shadow_refill;
-    uint64_t g = cyc(c);
-    return g > entry ? g - entry : 0;
+    double g = c - dbl(m->fixed_guest[t] + m->k_shadow_refill);
+    if (g <= 0 || m->k_guest_cpi <= 0)
+        return 0;
+    uint64_t lo = 0, hi = (uint64_t)(g / m->k_guest_cpi) + 1;
+    while (lo < hi) {
+        uint64_t n = (lo + hi + 1) / 2;
+        uint64_t lines = (n + 7) / 8, dtlb = (n + 15) / 16;
+        if (lines > m->k_guest_lines)
+            lines = m->k_guest_lines;
+        if (dtlb > m->k_dtlb_shadow)
+            dtlb = m->k_dtlb_shadow;
+        double f = dbl(n) * m->k_guest_cpi + dbl(lines * m->k_icache_miss) +
+                   dbl(dtlb * m->k_shadow_refill);
+        if (f <= g)
+            lo = n;
+        else
+            hi = n - 1;
+    }
+    return cyc(dbl(lo) * m->k_guest_cpi);
 }
 
 void cost_guest_extend(cost_model *m, uint64_t cycles)

@@ -118,6 +118,14 @@ static json_t *num(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A count: a JSON integer. */
+static json_t *count(double x)
+{
+    return isfinite(x) && x == floor(x) && fabs(x) < 9e18
+               ? json_integer((json_int_t)x)
+               : num(x);
+}
+
 json_t *tcmp_to_json(const tcmp *c)
 {
     json_t *o = json_object(), *rows = json_array();
@@ -129,8 +137,8 @@ json_t *tcmp_to_json(const tcmp *c)
             continue;
         json_t *x = json_object();
         json_object_set_new(x, "type", json_string(exit_name((exit_type)i)));
-        json_object_set_new(x, "count_ref", num(r->count_ref));
-        json_object_set_new(x, "count", num(r->count));
+        json_object_set_new(x, "count_ref", count(r->count_ref));
+        json_object_set_new(x, "count", count(r->count));
         json_object_set_new(x, "err_count", num(r->err_count));
         json_object_set_new(x, "sum_ref", num(r->sum_ref));
         json_object_set_new(x, "sum", num(r->sum));

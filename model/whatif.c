@@ -248,7 +248,7 @@ static void side_hook_exit(whatif_env *env, side *sd, trace_rec r)
      * gets the trace's own guest ticks (with the runs handed over), not
      * the ones this model already adjusted */
     r.handler = h;
-    if (!(r.flags & TRF_GUEST_KNOWN))
+    if (!(r.flags & (TRF_GUEST_KNOWN | TRF_GUEST_INSNS)))
         r.guest = g;
     side_write(env, sd, &r);
 }
@@ -290,6 +290,12 @@ static void pred_extend(whatif_env *env, uint64_t cycles)
     sd->gsum += ticks;
     if (sd->n_held && (sd->held[0].flags & TRF_GUEST_KNOWN))
         sd->held[0].guest = cap32((uint64_t)sd->held[0].guest + ticks);
+    else if (sd->n_held && (sd->held[0].flags & TRF_GUEST_INSNS)) {
+        /* a run given in instructions grows by the cycles' worth of them */
+        double cpi = P(cost_params(sd->m), guest_cpi);
+        sd->held[0].guest = cap32((uint64_t)sd->held[0].guest +
+                                  (uint64_t)((double)cycles / cpi + 0.5));
+    }
 }
 
 /* Time-driven exits whose place in the baseline's guest time the

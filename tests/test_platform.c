@@ -13,8 +13,8 @@
 
 static char path[512];
 
-/* n exits of a light mix (no ticks), with some timed ones to be dropped */
-static void write_trace(const char *name, unsigned n, bool timed)
+/* A trace file in the test directory, named into path. */
+static trace_writer *open_trace(const char *name)
 {
     snprintf(path, sizeof path, "%s/platform_%s.bin", test_tmp_dir(), name);
     trace_header h;
@@ -22,8 +22,15 @@ static void write_trace(const char *name, unsigned n, bool timed)
     h.source = TSRC_TEXT;
     h.tb_hz = h.core_hz = 667000000u;
     snprintf(h.workload, sizeof h.workload, "platform-test");
-    trace_writer *w;
+    trace_writer *w = NULL;
     CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, path, &h), SIM_OK);
+    return w;
+}
+
+/* n exits of a light mix (no ticks), with some timed ones to be dropped */
+static void write_trace(const char *name, unsigned n, bool timed)
+{
+    trace_writer *w = open_trace(name);
     static const exit_type mix[] = {EXIT_EMUL_MFMSR, EXIT_DTLBVIRT,
                                     EXIT_SYSCALL, EXIT_EMUL_RFI};
     for (unsigned i = 0; i < n; i++) {
@@ -33,6 +40,22 @@ static void write_trace(const char *name, unsigned n, bool timed)
                        .irq = (uint8_t)exit_default_irq(t),
                        .pc = 0xc0001000u,
                        .addr = 0xc0000000u + (i % 200) * 4096u,
+                       .tb = 1000u + i};
+        CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
+    }
+    CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
+}
+
+/* n SYSCALL exits, every `every`-th one (from the second) an MMIO exit */
+static void write_heavy_trace(const char *name, unsigned n, unsigned every)
+{
+    trace_writer *w = open_trace(name);
+    for (unsigned i = 0; i < n; i++) {
+        trace_rec r = {.kind = TREC_EXIT,
+                       .type = (uint8_t)(i % every == 1 ? EXIT_MMIO
+                                                        : EXIT_SYSCALL),
+                       .irq = 8,
+                       .addr = 0xe0000000u,
                        .tb = 1000u + i};
         CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
     }
@@ -108,22 +131,7 @@ static void test_dec_during_long_exit_is_delivered_at_entry(void)
     P(&p, qemu_mmio_usec) = 50000; /* 50 ms in QEMU */
     P(&p, qemu_sigma) = 0;
     P(&p, guest_hz) = 1000; /* guest DEC every 1 ms */
-    snprintf(path, sizeof path, "%s/platform_mmio.bin", test_tmp_dir());
-    trace_header h;
-    memset(&h, 0, sizeof h);
-    h.source = TSRC_TEXT;
-    h.tb_hz = h.core_hz = 667000000u;
-    trace_writer *w;
-    CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, path, &h), SIM_OK);
-    for (unsigned i = 0; i < 4; i++) {
-        trace_rec r = {.kind = TREC_EXIT,
-                       .type = (uint8_t)(i == 1 ? EXIT_MMIO : EXIT_SYSCALL),
-                       .irq = 8,
-                       .addr = 0xe0000000u,
-                       .tb = 1000u + i};
-        CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
-    }
-    CU_ASSERT_EQUAL_FATAL(trace_writer_close(w), SIM_OK);
+    write_heavy_trace("mmio", 4, 4);
     static stats s;
     platform_counts c;
     CU_ASSERT_EQUAL_FATAL(run(&p, &s, &c), SIM_OK);
@@ -168,6 +176,34 @@ static void test_invariants_and_determinism(void)
     CU_ASSERT_EQUAL(ca.sim_ps, cb.sim_ps);
 }
 
+/* Host ticks that come while QEMU serves a heavy exit are the host's,
+ * serviced inside that exit: none is left for the next exit's handler (or
+ * a DEC exit of the guest later). */
+static void test_ticks_during_qemu_stay_in_that_exit(void)
+{
+    params p;
+    params_init(&p);
+    P(&p, host_tick_hz) = 5000; /* ~10 ticks during each 2 ms round trip */
+    P(&p, host_irq_hz) = 0;
+    P(&p, signal_hz) = 0;
+    P(&p, preempt_prob) = 0;
+    P(&p, qemu_mmio_usec) = 2000;
+    P(&p, guest_hz) = 1; /* no guest DEC delivery wakes the exit */
+    P(&p, qemu_sigma) = 0;
+    P(&p, guest_insns) = 300; /* ~0.1 s of guest time in all */
+    write_heavy_trace("qemu", 200, 20);
+    static stats s;
+    platform_counts c;
+    CU_ASSERT_EQUAL_FATAL(run(&p, &s, &c), SIM_OK);
+    /* 10 round trips of 2 ms: ~100 ticks, serviced inside them */
+    CU_ASSERT(c.host_in_exit >= 90);
+    CU_ASSERT(c.dec <= 5);
+    /* the SYSCALL after each round trip services at most a tick or two
+     * (each ~10k cycles), not the ~10 that came during QEMU's time */
+    CU_ASSERT(s.rows[EXIT_SYSCALL].max < 40000);
+    CU_ASSERT(s.rows[EXIT_MMIO].min > 2000ull * 667);
+}
+
 /* Signals turn light exits into SIGNAL: the stage report charges them
  * there too, so its counts are the table's, row by row. */
 static void test_stage_counts_are_the_tables(void)
@@ -200,6 +236,8 @@ static CU_TestInfo tests[] = {
      test_host_interrupts_inside_exits_are_serviced_there},
     {"invariants and determinism", test_invariants_and_determinism},
     {"stage counts are the table's", test_stage_counts_are_the_tables},
+    {"ticks during QEMU time stay in that exit",
+     test_ticks_during_qemu_stay_in_that_exit},
     CU_TEST_INFO_NULL,
 };
 

@@ -56,8 +56,9 @@ static void help(FILE *f)
         "  --fd-step X        finite-difference step in each parameter's logit\n"
         "                     coordinate (default 0.05: about 5%% near the range's\n"
         "                     lower end)\n"
-        "  --unit U           the table's accounting: usec (2.6.29-2.6.37, default)\n"
-        "                     or ticks (3.1+)\n"
+        "  --accounting A     the table's accounting: 2.6.29 (2.6.29-2.6.37,\n"
+        "                     default) or 3.1 (3.1+), as sim replay (--unit\n"
+        "                     usec|ticks: deprecated)\n"
         "\n"
         "exit codes: 0 fitted, 1 the fit did not converge (params.ini holds the\n"
         "best point and says so), 2 bad usage or input.\n");
@@ -175,7 +176,8 @@ int cli_calibrate(int argc, char **argv)
         {"max-iter", required_argument, 0, 'I'},
         {"rank-tol", required_argument, 0, 'r'},
         {"fd-step", required_argument, 0, 'd'},
-        {"unit", required_argument, 0, 'u'},
+        {"accounting", required_argument, 0, 'a'},
+        {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -248,6 +250,10 @@ int cli_calibrate(int argc, char **argv)
             o.fd_step = x;
             break;
         }
+        case 'a':
+            if (cli_parse_accounting("calibrate", optarg, &o.unit))
+                return 2;
+            break;
         case 'u':
             if (cli_parse_unit("calibrate", optarg, &o.unit))
                 return 2;
