@@ -101,6 +101,23 @@ static void test_bad_files(void)
     CU_ASSERT_EQUAL(meas_load(&d, data("one_kernel.txt")), SIM_ERR_FORMAT);
     CU_ASSERT(strstr(sim_errmsg(), "needs two kernels") != NULL);
     CU_ASSERT_EQUAL(meas_load(&d, data("missing.txt")), SIM_ERR_IO);
+    /* absurd values are refused where they are read, not carried into
+     * GSL (1e308 s aborted in gsl_cdf_tdist_Pinv) or printed as 300
+     * digits */
+    CU_ASSERT_EQUAL(meas_load(&d, data("huge_wall.txt")), SIM_ERR_RANGE);
+    CU_ASSERT(strstr(sim_errmsg(), "huge_wall.txt:3: wall time '1e308'")
+              != NULL);
+    CU_ASSERT_EQUAL(meas_load(&d, data("huge_traps.txt")), SIM_ERR_RANGE);
+    CU_ASSERT(strstr(sim_errmsg(), "huge_traps.txt:4: ") != NULL);
+    CU_ASSERT_FATAL(meas_load(&d, seed()) == SIM_OK);
+    meas_opts o = {.extra_traps = 1e300, .vcpus = 1, .alpha = 0.05,
+                   .power = 0.8};
+    meas_result r;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
+    o.extra_traps = -1;
+    o.cost_lo_ns = 1;
+    o.cost_hi_ns = 1e300;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
 }
 
 /* Runs that do not vary (wall times rounded to whole seconds, say) leave
