@@ -53,6 +53,10 @@ typedef struct vcpu {
     uint64_t amb[FTA__COUNT];
     uint64_t ambiguous, wait_candidates;
     uint64_t tlb_misses, tlb_by_events, tlb_by_gtlb, tlb_disagree;
+    /* data misses the guest TLB maps above --guest-ram: MMIO by a
+     * following KVM_EXIT_MMIO, not MMIO because none followed in a trace
+     * that shows user-space exits, MMIO by the --guest-ram guess alone */
+    uint64_t above_ram_mmio_events, above_ram_not_mmio, above_ram_mmio_guess;
 } vcpu;
 
 struct ftimport {
@@ -62,6 +66,8 @@ struct ftimport {
     ftimport_report rep;
     bool has_stlb;  /* a kvm_stlb_write was seen: a VIRT miss shows one */
     bool has_instr; /* a kvm_ppc_instr was seen: an MMIO exit shows one */
+    bool has_user;  /* a kvm_userspace_exit was seen: before 3.9 every
+                       MMIO exit goes to user space and shows one */
     unsigned nv;
     vcpu *v[FTIMPORT_MAX_THREADS];
     vcpu *last; /* the thread of the previous event (usually the same) */
@@ -257,9 +263,21 @@ static exit_type classify_tlb(ftimport *im, vcpu *v, bool *a)
     }
     if (!itlb && (v->emulate == CLASSIFY_DO_MMIO || v->user == FTU_MMIO)) {
         v->tlb_by_events++;
+        if (v->soft == TLB440_MMIO)
+            v->above_ram_mmio_events++;
         if (v->soft != SOFT_UNKNOWN && v->soft != TLB440_MMIO)
             v->tlb_disagree++;
         return EXIT_MMIO;
+    }
+    /* evidence before guesses: in a trace that shows user-space exits, a
+     * data miss above --guest-ram with no KVM_EXIT_MMIO after it was not
+     * MMIO (the guest has more RAM than --guest-ram says) */
+    if (!itlb && v->soft == TLB440_MMIO && im->has_user && !v->lost) {
+        v->tlb_by_events++;
+        v->above_ram_not_mmio++;
+        if (im->has_stlb && !v->stlb_written)
+            v->tlb_disagree++; /* no shadow mapped either */
+        return virt;
     }
     if (v->stlb_written) {
         v->tlb_by_events++;
@@ -273,8 +291,10 @@ static exit_type classify_tlb(ftimport *im, vcpu *v, bool *a)
          * mapped, so the guest TLB missed (or an MMIO exit whose
          * kvm_ppc_instr is not traced) */
         v->tlb_by_events++;
-        if (!itlb && v->soft == TLB440_MMIO && !im->has_instr)
+        if (!itlb && v->soft == TLB440_MMIO && !im->has_instr) {
+            v->above_ram_mmio_guess++;
             return EXIT_MMIO;
+        }
         if (v->soft == TLB440_VIRT || (v->soft == TLB440_MMIO && itlb))
             v->tlb_disagree++;
         return magic ? EXIT_DTLBPV : real;
@@ -285,8 +305,10 @@ static exit_type classify_tlb(ftimport *im, vcpu *v, bool *a)
             amb(v, FTA_TLB_PID, a);
         if (v->soft == TLB440_REAL)
             return real;
-        if (v->soft == TLB440_MMIO && !itlb)
+        if (v->soft == TLB440_MMIO && !itlb) {
+            v->above_ram_mmio_guess++;
             return EXIT_MMIO;
+        }
         return virt; /* ITLBVIRT is charged before the RAM check */
     }
     if (magic)
@@ -548,6 +570,7 @@ sim_err ftimport_line(ftimport *im, const char *line, size_t len, bool cut)
         v->instr_inst = l.u.instr.inst;
         return SIM_OK;
     case FTL_USER_EXIT:
+        im->has_user = true;
         if (!v->open || v->user >= 0) {
             r->orphans++;
             return SIM_OK;
@@ -633,6 +656,9 @@ sim_err ftimport_finish(ftimport *im, ftimport_report *rep)
         r->tlb_by_events = best->tlb_by_events;
         r->tlb_by_gtlb = best->tlb_by_gtlb;
         r->tlb_disagree = best->tlb_disagree;
+        r->above_ram_mmio_events = best->above_ram_mmio_events;
+        r->above_ram_not_mmio = best->above_ram_not_mmio;
+        r->above_ram_mmio_guess = best->above_ram_mmio_guess;
         e = trace_writer_close(best->w);
         best->w = NULL;
         if (e)
@@ -791,6 +817,13 @@ void ftimport_print_report(FILE *f, const ftimport_report *r,
             "by the guest TLB %llu, events and guest TLB disagreed %llu\n",
             (ull)r->tlb_misses, (ull)r->tlb_by_events, (ull)r->tlb_by_gtlb,
             (ull)r->tlb_disagree);
+    fprintf(f,
+            "  above RAM       data misses the guest TLB maps above "
+            "--guest-ram: %llu MMIO by a following KVM_EXIT_MMIO, %llu not "
+            "MMIO (user-space exits traced, none followed), %llu MMIO by the "
+            "--guest-ram guess (the trace silent)\n",
+            (ull)r->above_ram_mmio_events, (ull)r->above_ram_not_mmio,
+            (ull)r->above_ram_mmio_guess);
     fprintf(f, "  mtmsr/rfi       %llu emulated, %llu taken as EMUL_WAIT\n",
             (ull)r->wait_candidates, (ull)r->amb[FTA_WAIT]);
     fprintf(f, "  ambiguous       %llu exit%s\n", (ull)r->ambiguous,

@@ -98,6 +98,8 @@ typedef struct ftimport_report {
     uint64_t ambiguous;       /* exits with at least one assumption */
     uint64_t wait_candidates; /* mtmsr/rfi emulations seen */
     uint64_t tlb_misses, tlb_by_events, tlb_by_gtlb, tlb_disagree;
+    /* data misses mapped above --guest-ram, by the rule that decided them */
+    uint64_t above_ram_mmio_events, above_ram_not_mmio, above_ram_mmio_guess;
 } ftimport_report;
 
 /* Streaming import: feed lines, then finish. */

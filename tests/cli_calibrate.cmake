@@ -46,3 +46,16 @@ add_test(NAME cli_calibrate_ini_reads_back
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_calibrate_ini_reads_back PROPERTIES TIMEOUT 120)
+# The chain on ftrace text of a no-PV run and its table: import ->
+# calibrate -> replay --params (csv) reproduces the table.
+add_test(NAME cli_calibrate_chain_ftrace
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calibrate_chain.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_chain_ftrace PROPERTIES TIMEOUT 300)
+# The microbench prices traps with the model at given parameters (issue 11):
+# a dearer cpi makes one mtspr exit dearer; a params file is named.
+add_test(NAME cli_microbench_params
+  COMMAND sh -c "a=$(\"$0\" microbench --trap mtspr-sprg0 --set cpi=1 | awk '/^mtspr-sprg0/ {print $2}') && b=$(\"$0\" microbench --trap mtspr-sprg0 --set cpi=3 | awk '/^mtspr-sprg0/ {print $2}') && test -n \"$a\" && test \"$b\" -gt \"$a\" && printf 'cpi = 2\\n' >mb.ini && \"$0\" microbench --trap mtspr-sprg0 --params mb.ini | grep -q 'priced by the cycle model (parameters mb.ini)' && ! \"$0\" microbench --params no-such.ini 2>/dev/null"
+    $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_microbench_params PROPERTIES TIMEOUT 120)

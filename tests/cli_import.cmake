@@ -67,3 +67,21 @@ sim_cli_test(trace_dump_ns_needs_ftrace 2 "~--ns goes with --ftrace" trace dump 
 sim_cli_test(import_error_names_path_as_typed 2
   "~^sim import ftrace: /dev/null: no kvm_exit event: nothing to import"
   import ftrace /dev/null -o devnull.bin)
+# Evidence before guesses (issue 11): with kvm_userspace_exit events in the
+# trace, a data miss the guest TLB maps above --guest-ram and not followed by
+# KVM_EXIT_MMIO is a TLB miss, not MMIO; without them the guess decides.
+# The report counts the exits each rule decided.
+sim_cli_test(import_above_ram_evidence 0
+  "~above RAM +data misses the guest TLB maps above --guest-ram: 0 MMIO by a following KVM_EXIT_MMIO, 3 not MMIO"
+  import ftrace @ftrace_bigram.txt -o bigram.bin --report -)
+sim_cli_test(import_above_ram_guess 0
+  "~0 not MMIO \\(user-space exits traced, none followed\\), 3 MMIO by the --guest-ram guess \\(the trace silent\\)"
+  import ftrace @ftrace_bigram_silent.txt -o bigram_silent.bin --report -)
+sim_cli_test(import_above_ram_more_ram 0
+  "~0 not MMIO \\(user-space exits traced, none followed\\), 0 MMIO by the --guest-ram guess"
+  import ftrace @ftrace_bigram_silent.txt --guest-ram 1G -o bigram_1g.bin --report -)
+# ... and the evidence decides the exits' rows (3 DTLBVIRT, 1 MMIO)
+add_test(NAME cli_import_above_ram_rows
+  COMMAND sh -c "\"$0\" import ftrace \"$1\" -o bigram_rows.bin --report - >rep.txt && grep -Eq '^ +DTLBVIRT +3 ' rep.txt && grep -Eq '^ +MMIO +1 ' rep.txt && \"$0\" import ftrace \"$2\" -o bigram_rows2.bin --report - >rep2.txt && grep -Eq '^ +MMIO +3 ' rep2.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/ftrace_bigram.txt ${CMAKE_SOURCE_DIR}/tests/data/ftrace_bigram_silent.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

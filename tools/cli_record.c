@@ -592,10 +592,14 @@ int cli_microbench(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"trap", required_argument, 0, 't'},
+        {"params", required_argument, 0, 'P'},
+        {"set", required_argument, 0, 'S'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *only = NULL;
+    const char *only = NULL, *pfile = NULL;
+    char *sets[64];
+    int nsets = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -615,8 +619,15 @@ int cli_microbench(int argc, char **argv)
             only = optarg;
             break;
         }
+        case 'P': pfile = optarg; break;
+        case 'S':
+            if (nsets == 64)
+                return cli_usage_error("microbench", "too many --set");
+            sets[nsets++] = optarg;
+            break;
         case 'h':
-            printf("usage: sim microbench [--trap KIND]\n"
+            printf("usage: sim microbench [--trap KIND] [--params P] "
+                   "[--set K=V]...\n"
                    "\n"
                    "Runs the trap-cost microbenchmark guest on cpu440 in the\n"
                    "kvm-unit-tests style: per trap kind, the guest reads the\n"
@@ -629,7 +640,13 @@ int cli_microbench(int argc, char **argv)
                    "  --trap KIND   only this kind: mfmsr, mtmsr, wrteei,\n"
                    "                mfspr-sprg0, mtspr-sprg0, mfspr-dear,\n"
                    "                mtspr-mmucr, tlbsx, tlbwe, iccci,\n"
-                   "                mfdcr-uic, mmio-load, hcall\n",
+                   "                mfdcr-uic, mmio-load, hcall\n"
+                   "  --params P    price each trap with the cycle model at\n"
+                   "                the parameters of INI file P (e.g. what\n"
+                   "                `sim calibrate` wrote: the cycles of one\n"
+                   "                exit of a table-fitted model)\n"
+                   "  --set K=V     one parameter of the model (repeatable;\n"
+                   "                implies the model)\n",
                    CPU440_COST_LABEL);
             return 0;
         default:
@@ -643,11 +660,30 @@ int cli_microbench(int argc, char **argv)
     const workload *wl = workload_find("microbench");
     memset(&g_mb, 0, sizeof g_mb);
     g_mb.only = only;
-    printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
+    cost_model *cm = NULL;
+    if (pfile || nsets) {
+        static params prm;
+        int rc = cli_params_resolve(&prm, pfile, sets, nsets);
+        if (rc != 0)
+            return rc;
+        sim_err e = cost_new(&cm, &prm);
+        if (e != SIM_OK)
+            return cli_report(e);
+        const char *b = pfile ? strrchr(pfile, '/') : NULL;
+        printf("# trap cost on cpu440, each exit priced by the cycle model "
+               "(%s%s%s)\n", pfile ? "parameters " : "defaults",
+               pfile ? (b ? b + 1 : pfile) : "", nsets ? " and --set" : "");
+    } else
+        printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
     cpu440_config cfg;
     cpu440_config_default(&cfg);
     cpu440 *cpu = NULL;
     sim_err e = cpu440_new(&cpu, &cfg);
+    if (e == SIM_OK && cm) {
+        cpu440_coster k;
+        cpu440_model_coster(&k, cm);
+        cpu440_set_coster(cpu, &k);
+    }
     if (e == SIM_OK)
         e = workload_load(wl, false, cpu);
     cpu440_end end;
@@ -657,6 +693,7 @@ int cli_microbench(int argc, char **argv)
         e = cpu440_run(cpu, &lim, &end);
     }
     cpu440_free(cpu);
+    cost_free(cm);
     if (e != SIM_OK)
         return cli_report(e);
     if (g_mb.shown == 0)
