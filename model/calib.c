@@ -1078,8 +1078,8 @@ void calib_write_report(FILE *f, const calib_result *r)
     fputc('\n', f);
     for (int j = 0; j < 4 && r->sv_note[j][0]; j++)
         fprintf(f, "#   weak combination %s\n", r->sv_note[j]);
-    fprintf(f, "\n# %-22s %14s %12s %14s %-12s %s\n", "parameter", "value",
-            "1-sigma", "start", "unit", "");
+    fprintf(f, "\n# %-22s %14s %12s %14s %12s %-12s %s\n", "parameter",
+            "value", "1-sigma", "start", "default", "unit", "");
     for (int k = 0; k < r->nparam; k++) {
         const calib_param *p = &r->par[k];
         if (p->state != CALIB_FITTED)
@@ -1089,17 +1089,17 @@ void calib_write_report(FILE *f, const calib_result *r)
             snprintf(sg, sizeof sg, "%.4g", p->sigma);
         else
             snprintf(sg, sizeof sg, "n/a");
-        fprintf(f, "  %-22s %14.6g %12s %14.6g %-12s fitted\n",
+        fprintf(f, "  %-22s %14.6g %12s %14.6g %12g %-12s fitted\n",
                 param_name(p->id), p->value, sg, p->start,
-                param_unit(p->id));
+                param_default(p->id), param_unit(p->id));
     }
     for (int k = 0; k < r->nparam; k++) {
         const calib_param *p = &r->par[k];
         if (p->state == CALIB_FITTED)
             continue;
-        fprintf(f, "  %-22s %14.6g %12s %14.6g %-12s held: %s\n",
-                param_name(p->id), p->value, "-", p->start, param_unit(p->id),
-                p->why);
+        fprintf(f, "  %-22s %14.6g %12s %14.6g %12g %-12s held: %s\n",
+                param_name(p->id), p->value, "-", p->start,
+                param_default(p->id), param_unit(p->id), p->why);
     }
     fprintf(f, "\n# per row: table (hw) vs fitted model; sums scaled to the "
                "table's exits; errors (model - hw) / hw\n");
@@ -1149,11 +1149,12 @@ void calib_write_values(FILE *f, const calib_result *r)
         if (p->state != CALIB_FITTED)
             continue;
         if (isfinite(p->sigma))
-            fprintf(f, "; %s: +- %.3g %s (1 sigma), start %g\n",
-                    param_name(p->id), p->sigma, param_unit(p->id), p->start);
+            fprintf(f, "; %s: +- %.3g %s (1 sigma), start %g, default %g\n",
+                    param_name(p->id), p->sigma, param_unit(p->id), p->start,
+                    param_default(p->id));
         else
-            fprintf(f, "; %s: 1 sigma not estimable, start %g\n",
-                    param_name(p->id), p->start);
+            fprintf(f, "; %s: 1 sigma not estimable, start %g, default %g\n",
+                    param_name(p->id), p->start, param_default(p->id));
         if (param_kind(p->id) == PK_INT)
             fprintf(f, "%s = %.0f\n", param_name(p->id), p->value);
         else

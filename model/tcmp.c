@@ -108,9 +108,12 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
     fprintf(f, "\n%-12s %11s %11s %8s\n", "traced usec",
             table_num_int(a, c->total_ref, true),
             table_num_int(b, c->total, true), pct(g, sizeof g, c->err_total));
-    fprintf(f, "rows with >= %g%% of the ref's time: %d; sums: MAPE %.1f%%, "
-               "MPE %+.1f%%\n",
-            c->threshold_pct, c->n_major, c->mape, c->mpe);
+    char m1[32], m2[32];
+    fprintf(f, "rows with >= %g%% of the ref's time: %d; sums: MAPE %s, "
+               "MPE %s\n",
+            c->threshold_pct, c->n_major,
+            pct(m1, sizeof m1, c->mape / 100.0) + (isfinite(c->mape) ? 1 : 0),
+            pct(m2, sizeof m2, c->mpe / 100.0));
 }
 
 static json_t *num(double x)
