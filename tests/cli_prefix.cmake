@@ -13,3 +13,7 @@ sim_cli_test(prefix_params_input 2 "~^sim params: --set: cpi = -1 "
   params show --set cpi=-1)
 sim_cli_test(prefix_trace_synth_output 2 "~^sim trace synth: nodir/x.bin: cannot write"
   trace synth --exits 10 -o nodir/x.bin)
+# A message that already names the command is not prefixed twice
+# ("sim validate: validate: no case ...").
+sim_cli_test(prefix_not_doubled 2 "~^sim validate: no case 'no-such'"
+  validate no-such --cases ${CMAKE_SOURCE_DIR}/validation/cases)

@@ -53,6 +53,13 @@ static char g_cmd[64];
 int cli_report(sim_err e)
 {
     const char *m = sim_errmsg();
+    /* a message that names the command itself ("validate: ...") is not
+     * prefixed twice */
+    const char *last = strrchr(g_cmd, ' ');
+    last = last ? last + 1 : g_cmd;
+    size_t ll = strlen(last);
+    if (m && ll && !strncmp(m, last, ll) && !strncmp(m + ll, ": ", 2))
+        m += ll + 2;
     fprintf(stderr, "sim%s%s: %s\n", g_cmd[0] ? " " : "", g_cmd,
             (m && *m) ? m : sim_strerror(e));
     return sim_exit_code(e);
