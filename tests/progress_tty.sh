@@ -1,6 +1,6 @@
 #!/bin/sh
-# progress_tty.sh SIM : `sim trace dump`, `sim trace pack` and `sim import
-# ftrace` draw a progress line on stderr when it is a terminal (a pty here)
+# progress_tty.sh SIM : `sim trace dump`, `sim trace pack`, `sim import
+# ftrace` and `sim sweep` draw a progress line on stderr when it is a terminal (a pty here)
 # and the run takes more than a quarter of a second; none when it is not.
 set -u
 sim=$1
@@ -37,6 +37,11 @@ cmp -s p.bin p2.bin || fail "pack did not give the same bytes"
 "$sim" trace dump --ftrace p.bin -o p.ft 2>/dev/null || fail "dump --ftrace"
 out=$(on_tty "$sim" import ftrace p.ft -o p3.bin) || fail "import: $out"
 echo "$out" | grep -q "import: [0-9]* lines" || fail "no progress line from import: $out"
+# a slow unit (a sweep's replays) gets its rate per second, not "0.0 M/s"
+out=$(on_tty "$sim" sweep p.bin --param decode_insns=0:15:1 --method replay --threads 1 -o sw.csv) || fail "sweep: $out"
+echo "$out" | grep -q "sweep: [0-9]* / 16 replays" || fail "no progress line from sweep: $out"
+echo "$out" | grep -q "0\.0 M/s" && fail "sweep's progress says 0.0 M/s: $out"
+echo "$out" | grep -q "replays (.*), [0-9.]*/s" || fail "sweep's progress has no rate: $out"
 # not a terminal: no progress line
 "$sim" trace dump p.bin -o p.txt 2>err.txt || fail "dump"
 ! grep -q "records," err.txt || fail "a progress line went to a non-terminal"

@@ -31,13 +31,20 @@ void cli_progress_update(void *vp, uint64_t done, uint64_t total)
         return;
     p->last = t;
     double rate = (double)done / (t - p->start);
-    if (total)
-        fprintf(stderr, "\r%s: %llu / %llu %s (%.0f%%), %.1f M/s   ", p->what,
-                (unsigned long long)done, (unsigned long long)total, p->unit,
-                100.0 * (double)done / (double)total, rate / 1e6);
+    /* millions a second for records and lines, as is for slow units (a
+     * sweep's replays: "0.0 M/s" said nothing) */
+    char r[32];
+    if (rate >= 1e5)
+        snprintf(r, sizeof r, "%.1f M/s", rate / 1e6);
     else
-        fprintf(stderr, "\r%s: %llu %s, %.1f M/s   ", p->what,
-                (unsigned long long)done, p->unit, rate / 1e6);
+        snprintf(r, sizeof r, "%.1f/s", rate);
+    if (total)
+        fprintf(stderr, "\r%s: %llu / %llu %s (%.0f%%), %s   ", p->what,
+                (unsigned long long)done, (unsigned long long)total, p->unit,
+                100.0 * (double)done / (double)total, r);
+    else
+        fprintf(stderr, "\r%s: %llu %s, %s   ", p->what,
+                (unsigned long long)done, p->unit, r);
     p->shown = true;
 }
 
