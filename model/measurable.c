@@ -119,6 +119,12 @@ sim_err meas_load(meas_data *d, const char *path)
                                  "time (s, m:ss or h:mm:ss)", path, ln, t);
                     break;
                 }
+                if (s > MEAS_MAX_WALL_S) {
+                    e = sim_fail(SIM_ERR_RANGE, "%s:%u: wall time '%s' is "
+                                 "above %.0f s", path, ln, t,
+                                 MEAS_MAX_WALL_S);
+                    break;
+                }
                 if (k->n == MEAS_MAX_RUNS) {
                     e = sim_fail(SIM_ERR_FORMAT, "%s:%u: more than %d runs",
                                  path, ln, MEAS_MAX_RUNS);
@@ -136,6 +142,11 @@ sim_err meas_load(meas_data *d, const char *path)
                 strtok_r(NULL, " \t\r\n", &save)) {
                 e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected 'traps NAME "
                              "EVENT COUNT'", path, ln);
+                break;
+            }
+            if (c > MEAS_MAX_TRAPS) {
+                e = sim_fail(SIM_ERR_RANGE, "%s:%u: %s traps is above %.0e",
+                             path, ln, cnt, MEAS_MAX_TRAPS);
                 break;
             }
             meas_kernel *k = kernel(d, name, path, ln, &e);
@@ -160,13 +171,13 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
 {
     memset(r, 0, sizeof *r);
     if (changed == 0 || changed >= d->nk)
-        return sim_fail(SIM_ERR_USAGE, "measurable: no kernel %zu to compare",
+        return sim_fail(SIM_ERR_USAGE, "no kernel %zu to compare",
                         changed);
     const meas_kernel *a = &d->k[0], *b = &d->k[changed];
     r->base = a;
     r->changed = b;
     if (a->n < 2 || b->n < 2)
-        return sim_fail(SIM_ERR_USAGE, "measurable: %s and %s need at least "
+        return sim_fail(SIM_ERR_USAGE, "%s and %s need at least "
                         "2 runs each (%zu, %zu)", a->name, b->name, a->n,
                         b->n);
     if (o->extra_traps >= 0)
@@ -174,8 +185,14 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     else if (a->traps >= 0 && b->traps >= 0)
         r->extra_traps = b->traps - a->traps;
     else
-        return sim_fail(SIM_ERR_USAGE, "measurable: no trap counts for %s "
+        return sim_fail(SIM_ERR_USAGE, "no trap counts for %s "
                         "and %s; give --traps", a->name, b->name);
+    if (fabs(r->extra_traps) > MEAS_MAX_TRAPS)
+        return sim_fail(SIM_ERR_RANGE, "%.3g extra traps is above %.0e",
+                        r->extra_traps, MEAS_MAX_TRAPS);
+    if (o->cost_hi_ns > MEAS_MAX_COST_NS)
+        return sim_fail(SIM_ERR_RANGE, "a per-trap cost of %.3g ns is above "
+                        "%.0e ns", o->cost_hi_ns, MEAS_MAX_COST_NS);
     size_t nc;
     const meas_cost *c = meas_costs(&nc);
     r->cost_lo_ns = o->cost_lo_ns > 0 ? o->cost_lo_ns : c[0].ns;
@@ -192,6 +209,11 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     r->sd_changed = gsl_stats_sd(b->wall, 1, b->n);
     double va = r->sd_base * r->sd_base / (double)a->n;
     double vb = r->sd_changed * r->sd_changed / (double)b->n;
+    if (va + vb == 0)
+        return sim_fail(SIM_ERR_RANGE, "the runs of %s and %s do not vary "
+                        "(standard deviation 0 in both): the Welch test "
+                        "needs the runs' spread; give the times as measured, "
+                        "unrounded", a->name, b->name);
     r->diff_s = r->mean_changed - r->mean_base;
     r->se_s = sqrt(va + vb);
     r->df = (va + vb) * (va + vb) /

@@ -13,6 +13,10 @@
 #include "sim_err.h"
 
 #define MEAS_MAX_RUNS 64
+/* Beyond these a value is a typo, not a measurement: refused where read. */
+#define MEAS_MAX_WALL_S 1e7   /* one run: 115 days */
+#define MEAS_MAX_TRAPS 1e15   /* extra traps */
+#define MEAS_MAX_COST_NS 1e9  /* one trap: 1 s */
 
 /* A data file (validation/hw/arm64-mair-kernel-compile.txt):
  *   kernel NAME wall T1 T2 ...     wall times, s or m:ss(.frac) or h:mm:ss
@@ -72,7 +76,8 @@ typedef struct meas_result {
 
 /* Compares kernel `changed` with the first (baseline) kernel of d.
  * SIM_ERR_USAGE if a kernel has fewer than 2 runs or no trap counts are
- * known and none is given. */
+ * known and none is given; SIM_ERR_RANGE if neither kernel's runs vary or
+ * a count or cost is beyond MEAS_MAX_TRAPS / MEAS_MAX_COST_NS. */
 SIM_MUST_CHECK sim_err meas_judge(const meas_data *d, size_t changed,
                                   const meas_opts *o, meas_result *r);
 

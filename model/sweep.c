@@ -260,9 +260,10 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
         ax.range = true;
         if (c2) {
             double k = floor((ax.hi - ax.lo) / ax.step * (1 + 1e-12) + 1e-9);
-            if (k > 1e9)
-                return sim_fail(SIM_ERR_USAGE, "'%s': too many values",
-                                spec);
+            if (k + 1 > SWEEP_MAX_AXIS_VALUES)
+                return sim_fail(SIM_ERR_USAGE, "'%s': %.0f values, more "
+                                "than %d on one axis (whatever --yes says)",
+                                spec, k + 1, SWEEP_MAX_AXIS_VALUES);
             ax.n = (size_t)k + 1;
             ax.values = malloc(ax.n * sizeof *ax.values);
             if (!ax.values)
@@ -327,6 +328,14 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
                                 "--samples needs LO:HI ranges, %s has "
                                 "a list",
                                 param_name(pl->axes[a].id));
+            if (pl->axes[a].step > 0)
+                return sim_fail(SIM_ERR_USAGE,
+                                "--samples draws over LO:HI, and "
+                                "%s=%g:%g:%g has a STEP (drop it, or "
+                                "drop --samples for the grid)",
+                                param_name(pl->axes[a].id),
+                                pl->axes[a].lo, pl->axes[a].hi,
+                                pl->axes[a].step);
             int kind = param_kind(pl->axes[a].id);
             if (kind == PK_POW2 || kind == PK_LINES)
                 return sim_fail(SIM_ERR_USAGE,

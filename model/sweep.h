@@ -65,6 +65,9 @@ SIM_MUST_CHECK sim_err sweep_eval(const sweep_base *b, const params *q,
 
 /* ---- plans: the points of a sweep ---- */
 #define SWEEP_MAX_AXES 16
+/* values of one LO:HI:STEP axis, refused above this before they are
+ * allocated (80 MB); a grid's points are limited by --max-points */
+#define SWEEP_MAX_AXIS_VALUES 10000000
 
 typedef struct sweep_axis {
     param_id id;
@@ -83,8 +86,9 @@ typedef struct sweep_plan {
 
 /* Adds an axis from "NAME=LO:HI:STEP", "NAME=LO:HI" (LHS only) or
  * "NAME=v1,v2,...". Unknown names (with the nearest one), LO > HI,
- * STEP <= 0, values outside the parameter's range or not whole for an
- * integer parameter: SIM_ERR_USAGE with the reason. */
+ * STEP <= 0, more than SWEEP_MAX_AXIS_VALUES values, values outside the
+ * parameter's range or not whole for an integer parameter: SIM_ERR_USAGE
+ * with the reason. */
 SIM_MUST_CHECK sim_err sweep_plan_axis(sweep_plan *pl, const char *spec);
 /* The points: the full grid (first axis slowest), or with samples > 0 a
  * Latin hypercube of that many points over the axes' [LO, HI] (GSL

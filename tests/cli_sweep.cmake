@@ -34,6 +34,13 @@ sim_cli_test(sweep_bad_trace 2 "~trace_truncated.bin"
 # sim sensitivity
 sim_cli_test(sensitivity_ranks 0 "~ 1\\. [0-9]+% (cheaper|lower) .*(saves|costs) [0-9.]+% of the run"
   sensitivity @cost_mix.bin --threads 1)
+# The ranking's words: a long description cut at a comma, not inside a
+# word; a parameter at its minimum ranked and told by its higher probe.
+sim_cli_test(sensitivity_words_whole 0 "~ cheaper C: kvmppc_handle_exit switch, local_irq_enable/disable \\(dispatch_insns 250 -> 225 insns\\)"
+  sensitivity @cost_mix.bin --threads 1 --top 0)
+sim_cli_test(sensitivity_at_minimum 0 "~ 100% higher UTLB slots pinned for host lowmem \\(utlb_pinned 1 -> 2 entries\\): (saves|costs)"
+  sensitivity @cost_mix.bin --threads 1 --top 0)
+sim_cli_test(sensitivity_help_exit_codes 0 "~130 interrupted" sensitivity --help)
 sim_cli_test(sensitivity_bad_target 2 "~--target: expected a run change like -10%"
   sensitivity @cost_mix.bin --target lots)
 sim_cli_test(sensitivity_bad_param_file 2 "~bad_key.ini:3: unknown parameter"

@@ -116,6 +116,15 @@ plot)
   "$sim" sweep $tr --param cpi=1:1.4:0.1 --param decode_insns=1,2 --param tlbwe_cycles=1,2 \
     --method linear --plot three.png -o p3.csv 2>err.txt && { echo "3 axes plotted"; exit 1; }
   grep -q "a plot shows one" err.txt
+  # a picture name gnuplot cannot draw is refused before the work: no
+  # output, no ranking printed
+  rm -f bad.csv
+  "$sim" sweep $tr --param cpi=1:1.4:0.1 --method linear --plot bad.pdf -o bad.csv 2>err.txt && { echo "bad.pdf accepted"; exit 1; }
+  grep -q "bad.pdf: expected a .png or .svg name" err.txt || { cat err.txt; exit 1; }
+  [ ! -e bad.csv ] || { echo "sweep wrote bad.csv and then failed on its plot"; exit 1; }
+  "$sim" sensitivity $tr --top 5 --plot bad.pdf -o bad.csv > sens.txt 2>err.txt && { echo "bad.pdf accepted"; exit 1; }
+  grep -q "bad.pdf: expected a .png or .svg name" err.txt || { cat err.txt; exit 1; }
+  [ ! -s sens.txt ] && [ ! -e bad.csv ] || { echo "sensitivity worked before refusing its plot name"; exit 1; }
   echo "plots written"
   ;;
 transform)

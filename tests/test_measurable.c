@@ -101,6 +101,50 @@ static void test_bad_files(void)
     CU_ASSERT_EQUAL(meas_load(&d, data("one_kernel.txt")), SIM_ERR_FORMAT);
     CU_ASSERT(strstr(sim_errmsg(), "needs two kernels") != NULL);
     CU_ASSERT_EQUAL(meas_load(&d, data("missing.txt")), SIM_ERR_IO);
+    /* absurd values are refused where they are read, not carried into
+     * GSL (1e308 s aborted in gsl_cdf_tdist_Pinv) or printed as 300
+     * digits */
+    CU_ASSERT_EQUAL(meas_load(&d, data("huge_wall.txt")), SIM_ERR_RANGE);
+    CU_ASSERT(strstr(sim_errmsg(), "huge_wall.txt:3: wall time '1e308'")
+              != NULL);
+    CU_ASSERT_EQUAL(meas_load(&d, data("huge_traps.txt")), SIM_ERR_RANGE);
+    CU_ASSERT(strstr(sim_errmsg(), "huge_traps.txt:4: ") != NULL);
+    CU_ASSERT_FATAL(meas_load(&d, seed()) == SIM_OK);
+    meas_opts o = {.extra_traps = 1e300, .vcpus = 1, .alpha = 0.05,
+                   .power = 0.8};
+    meas_result r;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
+    o.extra_traps = -1;
+    o.cost_lo_ns = 1;
+    o.cost_hi_ns = 1e300;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
+}
+
+/* Runs that do not vary (wall times rounded to whole seconds, say) leave
+ * the Welch test without a variance: a clear refusal, not a GSL abort
+ * (NaN degrees of freedom reached gsl_cdf_tdist_Pinv). */
+static void test_runs_without_spread(void)
+{
+    meas_data d;
+    memset(&d, 0, sizeof d);
+    d.nk = 2;
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(d.k[k].name, sizeof d.k[k].name, "%s", k ? "new" : "old");
+        d.k[k].n = 3;
+        for (size_t i = 0; i < 3; i++)
+            d.k[k].wall[i] = 100;
+        d.k[k].traps = k ? 5000 : 0;
+    }
+    meas_opts o = {.extra_traps = -1, .vcpus = 1, .alpha = 0.05,
+                   .power = 0.8};
+    meas_result r;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
+    CU_ASSERT(strstr(sim_errmsg(), "old and new") != NULL);
+    CU_ASSERT(strstr(sim_errmsg(), "measurable: measurable") == NULL);
+    /* one kernel with spread is enough: the other's variance is 0 */
+    d.k[1].wall[2] = 101;
+    CU_ASSERT_EQUAL_FATAL(meas_judge(&d, 1, &o, &r), SIM_OK);
+    CU_ASSERT(isfinite(r.df) && isfinite(r.mde_s));
 }
 
 static CU_TestInfo tests[] = {
@@ -108,6 +152,7 @@ static CU_TestInfo tests[] = {
     {"Welch test on the seed's runs", test_welch_on_the_seed},
     {"a visible change; a disagreement", test_visible_change_and_disagreement},
     {"bad files", test_bad_files},
+    {"runs without spread", test_runs_without_spread},
     CU_TEST_INFO_NULL,
 };
 

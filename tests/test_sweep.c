@@ -281,6 +281,9 @@ static void test_plan_bad_input(void)
         {"decode_insns=1:2:0.5", "whole numbers"},
         {"cpi=1:x:1", "expected numbers"},
         {"cpi", "expected NAME="},
+        /* an axis is refused before its values are allocated (this one
+         * took 1.5 GB to be refused by --max-points) */
+        {"cpi=0.3:20:1e-7", "197000001 values, more than 10000000 on one axis"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sweep_plan pl;
@@ -297,6 +300,12 @@ static void test_plan_bad_input(void)
     CU_ASSERT_FATAL(sweep_plan_axis(&pl, "decode_insns=0:100:1") == SIM_OK);
     CU_ASSERT_EQUAL(sweep_plan_points(&pl, 0, 1, 10000), SIM_ERR_USAGE);
     CU_ASSERT(strstr(sim_errmsg(), "--yes") != NULL);
+    sweep_plan_free(&pl);
+    /* --samples draws over LO:HI: a STEP would be silently ignored */
+    memset(&pl, 0, sizeof pl);
+    CU_ASSERT_FATAL(sweep_plan_axis(&pl, "cpi=1:2:0.5") == SIM_OK);
+    CU_ASSERT_EQUAL(sweep_plan_points(&pl, 5, 1, 10000), SIM_ERR_USAGE);
+    CU_ASSERT(strstr(sim_errmsg(), "cpi=1:2:0.5 has a STEP") != NULL);
     sweep_plan_free(&pl);
 }
 

@@ -37,6 +37,11 @@ foreach(f ${SIM_CLI_TESTS})
   include(${f})
 endforeach()
 
+# sim --help tells the truth about its commands (tests/help_check.sh).
+add_test(NAME cli_help_commands
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/help_check.sh $<TARGET_FILE:sim>)
+set_tests_properties(cli_help_commands PROPERTIES TIMEOUT 60)
+
 # The hardware tables are evidence: pinned by SHA-256 so an edit cannot slip in.
 add_test(NAME hw_tables_pinned COMMAND sha256sum --check --strict SHA256SUMS
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/validation/hw)

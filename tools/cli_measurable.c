@@ -75,9 +75,10 @@ int cli_measurable(int argc, char **argv)
         switch (c) {
         case 'c': changed = optarg; break;
         case 'n':
-            if (parse_double(optarg, &v) || v < 0)
+            if (parse_double(optarg, &v) || v < 0 || v > MEAS_MAX_TRAPS)
                 return cli_usage_error("measurable", "--traps: expected a "
-                                       "count >= 0, not '%s'", optarg);
+                                       "count from 0 to %.0e, not '%s'",
+                                       MEAS_MAX_TRAPS, optarg);
             o.extra_traps = v;
             break;
         case 'C': {
@@ -90,9 +91,11 @@ int cli_measurable(int argc, char **argv)
             lo[colon - optarg] = 0;
             if (parse_double(lo, &o.cost_lo_ns) ||
                 parse_double(colon + 1, &o.cost_hi_ns) ||
-                !(o.cost_lo_ns > 0) || o.cost_hi_ns < o.cost_lo_ns)
+                !(o.cost_lo_ns > 0) || o.cost_hi_ns < o.cost_lo_ns ||
+                o.cost_hi_ns > MEAS_MAX_COST_NS)
                 return cli_usage_error("measurable", "--cost-ns: expected "
-                                       "0 < LO <= HI, not '%s'", optarg);
+                                       "0 < LO <= HI <= %.0e, not '%s'",
+                                       MEAS_MAX_COST_NS, optarg);
             break;
         }
         case 'v':

@@ -17,7 +17,7 @@ static int is_svg(const char *path)
     return l > 4 && !strcmp(path + l - 4, ".svg");
 }
 
-static sim_err check_ext(const char *path)
+sim_err plot_check_name(const char *path)
 {
     size_t l = strlen(path);
     if (l > 4 && (!strcmp(path + l - 4, ".png") || is_svg(path)))
@@ -58,7 +58,7 @@ static sim_err run_gnuplot(const char *path, const char *script)
 sim_err sweep_plot(const char *path, const sweep_plan *pl,
                    const sweep_totals *res, const unsigned char *done)
 {
-    sim_err e = check_ext(path);
+    sim_err e = plot_check_name(path);
     if (e != SIM_OK)
         return e;
     if (pl->naxes > 2)
@@ -116,7 +116,7 @@ sim_err tornado_plot(const char *path, const char *title,
                      const char *const *labels, const double *lo,
                      const double *hi, size_t n)
 {
-    sim_err e = check_ext(path);
+    sim_err e = plot_check_name(path);
     if (e != SIM_OK)
         return e;
     outfile data; /* gnuplot reads it by name; removed even on a signal */

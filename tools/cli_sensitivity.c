@@ -47,7 +47,8 @@ static void help(FILE *f)
         "                  --transform T`, docs/whatif.md); every probe is then\n"
         "                  a full prediction\n"
         "\n"
-        "exit codes: 0 ok, 2 bad usage or input.\n");
+        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted (Ctrl-C:\n"
+        "nothing written).\n");
 }
 
 static bool is_cost_unit(const char *u)
@@ -67,8 +68,17 @@ static void what(param_id id, char *buf, size_t n)
         l = (size_t)(par - h);
     while (l > 0 && h[l - 1] == ' ')
         l--;
-    if (l > 70)
-        l = 70;
+    if (l > 70) { /* cut at a list's comma, else between words */
+        size_t c = 70, w = 0;
+        while (c > 0 && h[c] != ',')
+            c--;
+        for (size_t i = 70; i > 0 && !w; i--)
+            if (h[i] == ' ')
+                w = i;
+        l = c > 24 ? c : w ? w : 70;
+        while (l > 0 && h[l - 1] == ' ')
+            l--;
+    }
     snprintf(buf, n, "%.*s", (int)l, h);
 }
 
@@ -107,12 +117,20 @@ static int cmp_target(const void *a, const void *b)
 }
 
 /* The row whose time moves most (relative to the whole run) at lo. */
+/* The probe the ranking and its sentence use: the lower value, or the
+ * higher one for a parameter already at its minimum (cmp_effect). */
+static bool use_hi(const sens_entry *e)
+{
+    return e->lo == e->base;
+}
+
 static int top_row(const sens_entry *e, const sweep_totals *at, double *pct)
 {
     int best = -1;
     double bd = 0;
+    const sweep_totals *p = use_hi(e) ? &e->t_hi : &e->t_lo;
     for (int t = 0; t < EXIT__COUNT; t++) {
-        double d = (double)e->t_lo.sum[t] - (double)at->sum[t];
+        double d = (double)p->sum[t] - (double)at->sum[t];
         if (fabs(d) > fabs(bd)) {
             bd = d;
             best = t;
@@ -308,6 +326,8 @@ int cli_sensitivity(int argc, char **argv)
         bad = cli_check_output(plot);
     if (bad)
         return bad;
+    if (plot && plot_check_name(plot) != SIM_OK)
+        return cli_report(SIM_ERR_USAGE);
     static params base;
     int rc = cli_params_resolve(&base, pfile, sets, nsets);
     if (rc != 0)
@@ -381,16 +401,18 @@ int cli_sensitivity(int argc, char **argv)
         char w[96];
         what(x->id, w, sizeof w);
         const char *u = param_unit(x->id);
-        bool cost = is_cost_unit(u);
-        double step_pct = rel_change(x, x->lo);
+        bool cost = is_cost_unit(u), hi = use_hi(x);
+        double v = hi ? x->hi : x->lo, run = hi ? x->hi_pct : x->lo_pct;
+        double step_pct = rel_change(x, v);
         double rp;
         int tr = top_row(x, at, &rp);
         printf("%2zu. %.0f%% %s %s (%s %.6g -> %.6g%s%s): %s %.3f%% of the "
                "run",
-               k + 1, fabs(step_pct), cost ? "cheaper" : "lower", w,
-               param_name(x->id), x->base, x->lo, strcmp(u, "1") ? " " : "",
-               strcmp(u, "1") ? u : "",
-               x->lo_pct <= 0 ? "saves" : "costs", fabs(x->lo_pct));
+               k + 1, fabs(step_pct),
+               hi ? (cost ? "dearer" : "higher") : (cost ? "cheaper" : "lower"),
+               w, param_name(x->id), x->base, v, strcmp(u, "1") ? " " : "",
+               strcmp(u, "1") ? u : "", run <= 0 ? "saves" : "costs",
+               fabs(run));
         if (tr >= 0)
             printf("; %s time %+.2f%%", exit_name((exit_type)tr), rp);
         printf("; elasticity %.4f%s\n", x->elasticity,

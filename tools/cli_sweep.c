@@ -308,6 +308,8 @@ int cli_sweep(int argc, char **argv)
         bad = cli_check_output(plot);
     if (bad)
         return bad;
+    if (plot && plot_check_name(plot) != SIM_OK)
+        return cli_report(SIM_ERR_USAGE);
 
     static params base;
     int rc = cli_params_resolve(&base, pfile, sets, nsets);

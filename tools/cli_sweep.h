@@ -8,6 +8,10 @@
 #include "sim_err.h"
 #include "sweep.h"
 
+/* SIM_ERR_USAGE unless path names a picture gnuplot draws here (.png or
+ * .svg): checked before the work, as every output is. */
+SIM_MUST_CHECK sim_err plot_check_name(const char *path);
+
 /* The sweep's finished points drawn into path (.png or .svg by its
  * extension): total run time vs the parameter for one axis (a line), a
  * heat map for two; more axes are an error. */

@@ -20,7 +20,7 @@ static const command commands[] = {
     {"microbench", cli_microbench, "cycles of one trap of each kind, measured in a guest on cpu440"},
     {"import", cli_import, "convert ftrace / trace-cmd text of the kvm tracepoints into a trace"},
     {"replay", cli_replay, "replay a trace through the model, print the exit-timing table"},
-    {"trace", cli_trace, "trace files: info | dump | pack | synth"},
+    {"trace", cli_trace, "trace files: info | dump | pack | synth | profile"},
     {"table", cli_table, "exit-timing tables: show | convert | diff"},
     {"params", cli_params, "cycle-model parameters: show | doc"},
     {"calibrate", cli_calibrate, "fit the cycle model's parameters to a hardware exit-timing table"},
@@ -43,7 +43,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n"
-               "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input.\n");
+               "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input,\n"
+               "130 interrupted (Ctrl-C).\n");
 }
 
 /* The command being run ("trace dump"), for the prefix of its errors. */
