@@ -423,7 +423,8 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
         return e;
     c->h = *trace_reader_header(rd);
     uint64_t want = c->o->subsample;
-    bool sub = want > 0 && nex > want;
+    /* (a trace of fewer than CALIB_BLOCKS exits is replayed whole) */
+    bool sub = want > 0 && nex > want && nex >= CALIB_BLOCKS;
     /* blocks of L consecutive exits every stride exits */
     uint64_t L = sub ? want / CALIB_BLOCKS : 0;
     uint64_t stride = sub ? nex / CALIB_BLOCKS : 0;

@@ -59,3 +59,9 @@ add_test(NAME cli_microbench_params
     $<TARGET_FILE:sim>
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_microbench_params PROPERTIES TIMEOUT 120)
+# A subsample smaller than the trace: 64 blocks, and the whole trace checked
+# at the result; a subsample below the block count still works.
+sim_cli_test(calibrate_subsample 0 "~subsample bias"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 200 -o cal_sub.ini)
+sim_cli_test(calibrate_subsample_tiny 0 "~of the trace's 500 exits per replay \\(subsample\\)"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 10 -o cal_sub2.ini)
