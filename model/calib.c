@@ -720,13 +720,21 @@ static void identify(fitctx *c, const gsl_matrix *J, calib_result *r)
             }
         }
         r->par[k].state = CALIB_COLLINEAR;
-        if (bk >= 0)
+        /* its pivot: what it adds beyond the fitted ones */
+        double piv = 0;
+        for (int q = rank; q < nseen; q++)
+            if (seen[gsl_permutation_get(perm, (size_t)q)] == k)
+                piv = fabs(gsl_matrix_get(Q, (size_t)q, (size_t)q)) / r00;
+        if (bk >= 0 && fabs(best) >= 0.9)
             snprintf(r->par[k].why, sizeof r->par[k].why,
                      "undetermined: its effect lies in that of the fitted "
                      "ones (most like %s, cos %+.3f)",
                      param_name(c->cand[bk]), best);
         else
-            snprintf(r->par[k].why, sizeof r->par[k].why, "undetermined");
+            snprintf(r->par[k].why, sizeof r->par[k].why,
+                     "undetermined: what it adds beyond the fitted ones is "
+                     "%.1e of the strongest direction (below --rank-tol)",
+                     piv);
     }
     gsl_matrix_free(A);
     gsl_matrix_free(U);
