@@ -4,7 +4,11 @@
 #     through the exit-timing accounting and compared with that table;
 #  2. the default guest (boot, log in, ls, halt) recorded on the cpu440 core,
 #     without and with the paravirtual magic page, each replayed, and their
-#     exit mix set beside the seed's hardware tables.
+#     exit mix set beside the seed's hardware tables;
+#  3. a prediction before building: sim whatif pv on the recorded boot;
+#  4. sim validate: calibrate on the no-PV hardware table, predict the PV
+#     table, compare (and the other cases), pictures in build/validation;
+#  5. with SIM_LINUX=1, the unmodified Linux 6.1 guest, plain and PV.
 set -eu
 cd "$(dirname "$0")/.."
 ./tools/install-deps.sh
@@ -50,19 +54,45 @@ echo
 echo "== 2e. PV against no-PV on cpu440"
 $sim table diff "$out/boot-table.txt" "$out/boot-pv-table.txt" --fold-emul
 echo
+echo "== 3. predict before building: what the PV magic page would do to the recorded"
+echo "   boot (sim whatif, the cycle model's default parameters), beside the delta"
+$sim whatif "$out/boot.bin" --transform pv --fold-emul -o "$out/boot-whatif-pv.txt"
+cat "$out/boot-whatif-pv.txt"
+echo
+echo "== 4. validate predictions against measurements (sim validate, docs/validation.md):"
+echo "   ppc440-pv calibrates on the no-PV hardware table (a 10M-exit trace made"
+echo "   like it), predicts the PV table and only then reads the measured one;"
+echo "   cpu440-pv predicts the recorded PV boot from the plain one; arm64-mair"
+echo "   asks whether a trap-count change is measurable; linux-pv needs SIM_LINUX=1."
+echo "   (a few minutes: most of it is the calibration)"
+if [ "${SIM_LINUX:-0}" = 1 ]; then
+  # the linux-pv case boots the image: build it first (once; docs/linux-guest.md)
+  sh workloads/linux/install-deps.sh
+  cmake --build build --target linux-image
+fi
+vrc=0
+$sim validate --plot build/validation || vrc=$?
+echo
+echo "   pictures: build/validation/CASE.png and .svg (time share predicted vs"
+echo "   measured, per-row error); numbers and assumptions: validation/README.md"
+case $vrc in
+  0) echo "   every case is within its budget" ;;
+  1) echo "   sim validate exit 1: a case is outside its budget (its verdict line" \
+          "says by how much; validation/README.md discusses why)" ;;
+  *) echo "   sim validate failed (exit $vrc)"; exit "$vrc" ;;
+esac
+echo
 if [ "${SIM_LINUX:-0}" != 1 ]; then
-  echo "== 3. (skipped) the unmodified Linux 6.1 guest: run with SIM_LINUX=1"
+  echo "== 5. (skipped) the unmodified Linux 6.1 guest: run with SIM_LINUX=1"
   echo "   (installs the kernel source and cross tools, builds the kernel once:"
   echo "    about 4 CPU-minutes and 1.5 GB under build/linux)"
   exit 0
 fi
-echo "== 3. the unmodified Linux 6.1 44x guest (workloads/linux, docs/linux-guest.md)"
-sh workloads/linux/install-deps.sh
-cmake --build build --target linux-image
+echo "== 5. the unmodified Linux 6.1 44x guest (workloads/linux, docs/linux-guest.md)"
 for pv in "" --pv; do
   n=linux-boot${pv:+-pv}
   echo
-  echo "== 3${pv:+b}. sim record linux-boot $pv"
+  echo "== 5${pv:+b}. sim record linux-boot $pv"
   if [ -n "$pv" ]; then
     # its console is ~1,250 "KVM: No more space" lines (validation/README.md)
     echo "   (console off: $out/$n-console.txt)"
@@ -73,13 +103,13 @@ for pv in "" --pv; do
   $sim replay "$out/$n.bin" --fold-emul -o "$out/$n-table.txt" >/dev/null
 done
 echo
-echo "== 3c. the Linux boot's exit mix beside the seed's no-PV hardware table"
+echo "== 5c. the Linux boot's exit mix beside the seed's no-PV hardware table"
 echo "   (proportions: a 6.1 kernel booting to a one-program init, ~55x fewer"
 echo "    exits than the seed's Ubuntu boot, on flat default ticks; its ISI"
 echo "    storm is KVM/440's shadow rule meeting the guest's KUEP)"
 $sim table diff "$hw/ppc440-ubuntu-boot-nopv.txt" "$out/linux-boot-table.txt" --proportions --fold-emul
 echo
-echo "== 3d. what PV saves: emulated instructions (EMULINST, all EMUL_* folded)"
+echo "== 5d. what PV saves: emulated instructions (EMULINST, all EMUL_* folded)"
 echo "   (KVM/440's shadow rule gives this KUEP guest an ISI storm, whose handler"
 echo "    PV also patches; --shadow-perms union is the what-if without it:"
 echo "    validation/README.md)"
