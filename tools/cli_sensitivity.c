@@ -321,9 +321,9 @@ int cli_sensitivity(int argc, char **argv)
                                ? "missing TRACE" : "one TRACE expected");
     const char *trace = argv[optind];
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, trace);
     if (!bad)
-        bad = cli_check_output(plot);
+        bad = cli_check_output_of(plot, trace);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)

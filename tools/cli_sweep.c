@@ -303,9 +303,9 @@ int cli_sweep(int argc, char **argv)
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, trace);
     if (!bad)
-        bad = cli_check_output(plot);
+        bad = cli_check_output_of(plot, trace);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)
