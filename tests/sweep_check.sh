@@ -88,7 +88,19 @@ interrupt)
   bad=$(awk -F, -v c="$cols" 'NF != c' int.csv | wc -l)
   [ "$bad" = 0 ] || { echo "ragged CSV"; exit 1; }
   ls int.csv.tmp* 2>/dev/null && { echo "temporary file left"; exit 1; }
-  echo "interrupted after $rows complete rows"
+  # SIGTERM (a batch scheduler's time limit) keeps the finished points too
+  rm -f term.csv
+  "$sim" sweep big.bin --param decode_insns=0:399:1 --method replay --threads 1 \
+    -o term.csv 2> term.err &
+  pid=$!
+  sleep 1
+  kill -TERM $pid
+  rc=0; wait $pid || rc=$?
+  [ "$rc" = 143 ] || { cat term.err; echo "SIGTERM: exit code $rc, expected 143"; exit 1; }
+  grep -q "sim sweep: terminated" term.err || { cat term.err; exit 1; }
+  trows=$(tail -n +2 term.csv | wc -l)
+  [ "$trows" -ge 1 ] && [ "$trows" -lt 400 ] || { echo "SIGTERM: $trows rows"; exit 1; }
+  echo "interrupted after $rows complete rows, terminated after $trows"
   ;;
 mpi)
   # SWEEP_MPIRUN: the mpirun of the MPI CMake found
