@@ -540,8 +540,8 @@ void cost_state(cost_model *m, const trace_rec *r)
 /* Host accesses to n pages from base, each with its slot memo; returns
  * the misses' cycles. A page still in the slot where it was last seen (slot
  * version unchanged) hits without asking the soft TLB. */
-static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
-                           uint32_t *seen)
+static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
+                                  int *hints, uint32_t *seen)
 {
     unsigned misses = 0;
     const uint32_t *ver = m->slot_ver;
@@ -552,6 +552,8 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         seen[i] = ver[hints[i]];
     }
     feat_add(m, CFEAT_hostmiss, misses);
+    if (!misses) /* the common case: skip the conversion's latency */
+        return 0;
     return cyc(misses * m->k_host_miss);
 }
 
@@ -886,6 +888,23 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         v[CSTAGE_wait] = m->guest_tick_period - m->now % m->guest_tick_period;
 }
 
+/* taus2_first2 for the arrival batches; where the compiler can, also built
+ * for AVX2 and picked at load time (integer lanes: the same draws). */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+static void arrival_draws(const uint32_t *w, uint32_t *x1, uint32_t *x2)
+{
+    taus2_first2(w, ARR_BATCH, x1, x2);
+}
+
+static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
+{
+    return (unsigned long)(m->exit_seed ^ (index * 0x9e3779b97f4a7c15ULL));
+}
+
 /* Host ticks/interrupts arriving while the handler runs are serviced in it
  * (local_irq_enable inside the exit); each one lengthens the window.
  * Arrivals while the guest runs are the trace's own DEC/EXTINT exits.
@@ -898,11 +917,6 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
  * a change of one exit's length changes that exit's arrivals only, not
  * every later one as a shared clock would (common random numbers: the
  * calibration's finite differences stay smooth). */
-static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
-{
-    return (unsigned long)(m->exit_seed ^ (index * 0x9e3779b97f4a7c15ULL));
-}
-
 static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 {
     unsigned long seed = exit_seed_of(m, m->exit_index);
@@ -914,7 +928,7 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
         uint32_t w[ARR_BATCH];
         for (unsigned i = 0; i < ARR_BATCH; i++)
             w[i] = taus2_seed_word(exit_seed_of(m, m->exit_index + i));
-        taus2_first2(w, ARR_BATCH, m->arr_x1, m->arr_x2);
+        arrival_draws(w, m->arr_x1, m->arr_x2);
         m->arr_base = m->exit_index;
         m->arr_n = ARR_BATCH;
         k = 0;

@@ -21,11 +21,11 @@ static inline uint32_t taus2_seed_word(unsigned long seed)
 }
 
 /* One step of the three component generators. */
-#define TAUS2_STEP(a, b, c)                                                   \
-    do {                                                                      \
-        a = ((a & 0xfffffffeu) << 12) ^ (((a << 13) ^ a) >> 19);              \
-        b = ((b & 0xfffffff8u) << 4) ^ (((b << 2) ^ b) >> 25);                \
-        c = ((c & 0xfffffff0u) << 17) ^ (((c << 3) ^ c) >> 11);               \
+#define TAUS2_STEP(a, b, c)                                                    \
+    do {                                                                       \
+        a = ((a & 0xfffffffeu) << 12) ^ (((a << 13) ^ a) >> 19);               \
+        b = ((b & 0xfffffff8u) << 4) ^ (((b << 2) ^ b) >> 25);                 \
+        c = ((c & 0xfffffff0u) << 17) ^ (((c << 3) ^ c) >> 11);                \
     } while (0)
 
 /* x1[i], x2[i]: the first two gsl_rng_get draws of taus2 generators seeded
