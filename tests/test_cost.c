@@ -222,6 +222,66 @@ static void test_shadow_release_on_victim_reuse(void)
     cost_free(m);
 }
 
+/* A user-mode miss on a user page with no guest entry in the trace: its
+ * shadow must be found by the next user-mode access (shadow PID 0), as on
+ * KVM/440 where the guest's user entry has TID = PID != 0. */
+static void test_user_mode_miss_stays_resident(void)
+{
+    params p;
+    quiet(&p);
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    CU_ASSERT_NOT_EQUAL(tlb440_pid(t), 0);
+    trace_rec r = ex(EXIT_DTLBVIRT, 0, 0x10004120u);
+    r.flags = TRF_GUEST_PR;
+    handler_of(m, r, 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    CU_ASSERT_EQUAL(tlb440_classify(t, 0x10004ff0u, 0, true, NULL, NULL),
+                    TLB440_HIT);
+    /* a kernel-page miss in supervisor mode stays supervisor-only */
+    handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0042000u), 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xc0042000u, 1, 1) >= 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xc0042000u, 1, 0) < 0);
+    cost_free(m);
+}
+
+/* A guest tlbwe of a user entry with another TID is a process switch: the
+ * PID follows and the old process's user shadows are released. */
+static void test_pid_follows_user_tlbwe(void)
+{
+    params p;
+    quiet(&p);
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    trace_rec r = ex(EXIT_DTLBVIRT, 0, 0x10004000u);
+    r.flags = TRF_GUEST_PR;
+    handler_of(m, r, 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    trace_rec kern = {.kind = TREC_GTLB_WRITE,
+                      .type = 3,
+                      .irq = 0,
+                      .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
+                      .inst = tlbw_make_w1(0),
+                      .addr = TLBW2_S_PERMS};
+    cost_state(m, &kern); /* TID 0: no switch */
+    CU_ASSERT_EQUAL(tlb440_pid(t), 1);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    trace_rec user = {.kind = TREC_GTLB_WRITE,
+                      .type = 4,
+                      .irq = 7,
+                      .pc = tlbw_make_w0(0x10000000u, TLBSZ_4K, true, 0),
+                      .inst = tlbw_make_w1(0x100000u),
+                      .addr = TLBW2_S_PERMS | TLBW2_U_PERMS};
+    cost_state(m, &user);
+    CU_ASSERT_EQUAL(tlb440_pid(t), 7);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) < 0);
+    /* the new process's own entry is found with its PID */
+    r.addr = 0x10000010u;
+    handler_of(m, r, 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10000000u, 1, 0) >= 0);
+    cost_free(m);
+}
+
 static void test_pv_magic_page_competes_for_slots(void)
 {
     params p;
@@ -613,6 +673,9 @@ static CU_TestInfo tests[] = {
      test_dtlbvirt_maps_and_host_fills_evict_it},
     {"shadow released when its victim slot is reused",
      test_shadow_release_on_victim_reuse},
+    {"user-mode miss on a user page stays resident for user mode",
+     test_user_mode_miss_stays_resident},
+    {"guest PID follows a user tlbwe's TID", test_pid_follows_user_tlbwe},
     {"PV magic page competes for UTLB slots",
      test_pv_magic_page_competes_for_slots},
     {"guest run spread: exponential vs lognormal", test_guest_run_spread},
