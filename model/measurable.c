@@ -184,9 +184,13 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
         r->extra_traps = o->extra_traps;
     else if (a->traps >= 0 && b->traps >= 0)
         r->extra_traps = b->traps - a->traps;
-    else
+    else if (a->traps < 0 && b->traps < 0)
         return sim_fail(SIM_ERR_USAGE, "no trap counts for %s "
                         "and %s; give --traps", a->name, b->name);
+    else
+        return sim_fail(SIM_ERR_USAGE, "no trap count for %s (%s has one); "
+                        "give --traps", a->traps < 0 ? a->name : b->name,
+                        a->traps < 0 ? b->name : a->name);
     if (fabs(r->extra_traps) > MEAS_MAX_TRAPS)
         return sim_fail(SIM_ERR_RANGE, "%.3g extra traps is above %.0e",
                         r->extra_traps, MEAS_MAX_TRAPS);

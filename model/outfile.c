@@ -246,6 +246,19 @@ sim_err outfile_check(const char *path)
     return e;
 }
 
+sim_err outfile_check_not_input(const char *path, const char *input)
+{
+    struct stat so, si;
+    if (!path || !input || !strcmp(path, "-") || stat(path, &so) != 0 ||
+        stat(input, &si) != 0 || !S_ISREG(so.st_mode))
+        return SIM_OK;
+    if (so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+        return sim_fail(SIM_ERR_USAGE, "%s: is also the input (%s): writing "
+                        "it would replace the input; give another name",
+                        path, input);
+    return SIM_OK;
+}
+
 static void clear(outfile *o)
 {
     free(o->path);

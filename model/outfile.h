@@ -40,6 +40,11 @@ typedef struct outfile {
  * symlink loop. Commands call it for every output before their work
  * starts; path "-" is always fine. SIM_ERR_IO/SIM_ERR_USAGE naming path. */
 SIM_MUST_CHECK sim_err outfile_check(const char *path);
+/* SIM_ERR_USAGE if path is the regular file input (the same file, whatever
+ * the names or symlinks): writing it would replace the input. A device
+ * (/dev/null as both), "-", a missing path or a NULL input is fine. */
+SIM_MUST_CHECK sim_err outfile_check_not_input(const char *path,
+                                               const char *input);
 /* path "-" means stdout (commit/abort then do nothing but flush). */
 SIM_MUST_CHECK sim_err outfile_open(outfile *o, const char *path);
 /* Flushes; for a temporary file also fsyncs, closes and renames; frees o's

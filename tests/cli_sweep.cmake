@@ -40,6 +40,8 @@ sim_cli_test(sensitivity_words_whole 0 "~ cheaper C: kvmppc_handle_exit switch, 
   sensitivity @cost_mix.bin --threads 1 --top 0)
 sim_cli_test(sensitivity_at_minimum 0 "~ 100% higher UTLB slots pinned for host lowmem \\(utlb_pinned 1 -> 2 entries\\): (saves|costs)"
   sensitivity @cost_mix.bin --threads 1 --top 0)
+sim_cli_test(sensitivity_target_no_unit_1 0 "~host_irq_sigma +1 -> [0-9.]+ \\(\\+[0-9.]+%\\): run \\+"
+  sensitivity @cost_mix.bin --threads 1 --target +10% --top 2)
 sim_cli_test(sensitivity_help_exit_codes 0 "~130 interrupted" sensitivity --help)
 sim_cli_test(sensitivity_bad_target 2 "~--target: expected a run change like -10%"
   sensitivity @cost_mix.bin --target lots)

@@ -91,6 +91,21 @@ report)
   echo "$out" | grep -q "directory /nonexistent-dir does not exist" || fail "said: $out"
   [ ! -e i.bin ] || fail "i.bin was written although the command failed"
   no_temp ;;
+output-is-input)
+  # -o naming the input (or a link to it) would replace what is read: refused
+  # before the work, the input untouched; a different name is fine
+  ref
+  cp ref.bin t.bin && ln -s t.bin alias.bin
+  for cmd in "replay t.bin -o t.bin" "trace dump t.bin -o alias.bin" \
+             "sweep t.bin --param cpi=1,2 -o t.bin" "sensitivity t.bin -o t.bin" \
+             "whatif t.bin --transform no-iccci -o alias.bin"; do
+    out=$($sim $cmd 2>&1); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd: exit code $rc, expected 2"
+    echo "$out" | grep -q "is also the input (t.bin)" || fail "sim $cmd said: $out"
+    cmp -s ref.bin t.bin || fail "sim $cmd changed its input"
+  done
+  "$sim" replay t.bin -o other.txt >/dev/null 2>&1 || fail "replay to another name"
+  no_temp ;;
 params-dir)
   mkdir p
   out=$("$sim" params show --params p 2>&1); rc=$?

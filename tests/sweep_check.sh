@@ -73,22 +73,30 @@ formats)
   ;;
 interrupt)
   [ -f big.bin ] || "$sim" trace synth --exits 300k --seed 2 -o big.bin >/dev/null 2>&1
-  rm -f int.csv
-  "$sim" sweep big.bin --param decode_insns=0:399:1 --method replay --threads 1 \
-    -o int.csv 2> int.err &
-  pid=$!
-  sleep 1
-  kill -INT $pid
-  rc=0; wait $pid || rc=$?
-  cat int.err
-  [ "$rc" = 130 ] || { echo "exit code $rc, expected 130"; exit 1; }
-  rows=$(tail -n +2 int.csv | wc -l)
-  [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] || { echo "$rows rows"; exit 1; }
-  cols=$(head -1 int.csv | tr , '\n' | wc -l)
-  bad=$(awk -F, -v c="$cols" 'NF != c' int.csv | wc -l)
-  [ "$bad" = 0 ] || { echo "ragged CSV"; exit 1; }
-  ls int.csv.tmp* 2>/dev/null && { echo "temporary file left"; exit 1; }
-  echo "interrupted after $rows complete rows"
+  # stop SIG OUT RC WORD: a replay sweep stopped by SIG after 1 s exits RC,
+  # says WORD, and OUT holds the finished points as a complete CSV
+  stop() {
+    rm -f "$2"
+    "$sim" sweep big.bin --param decode_insns=0:399:1 --method replay --threads 1 \
+      -o "$2" 2> "$2.err" &
+    pid=$!
+    sleep 1
+    kill -"$1" $pid
+    rc=0; wait $pid || rc=$?
+    cat "$2.err"
+    [ "$rc" = "$3" ] || { echo "SIG$1: exit code $rc, expected $3"; exit 1; }
+    grep -q "sim sweep: $4" "$2.err" || { echo "SIG$1: no '$4'"; exit 1; }
+    rows=$(tail -n +2 "$2" | wc -l)
+    [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] || { echo "SIG$1: $rows rows"; exit 1; }
+    cols=$(head -1 "$2" | tr , '\n' | wc -l)
+    bad=$(awk -F, -v c="$cols" 'NF != c' "$2" | wc -l)
+    [ "$bad" = 0 ] || { echo "SIG$1: ragged CSV"; exit 1; }
+    ls "$2".tmp* 2>/dev/null && { echo "SIG$1: temporary file left"; exit 1; }
+    echo "SIG$1: $rows complete rows"
+  }
+  stop INT int.csv 130 interrupted
+  # SIGTERM (a batch scheduler's time limit) keeps the finished points too
+  stop TERM term.csv 143 terminated
   ;;
 mpi)
   # SWEEP_MPIRUN: the mpirun of the MPI CMake found

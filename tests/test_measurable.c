@@ -141,6 +141,12 @@ static void test_runs_without_spread(void)
     CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_RANGE);
     CU_ASSERT(strstr(sim_errmsg(), "old and new") != NULL);
     CU_ASSERT(strstr(sim_errmsg(), "measurable: measurable") == NULL);
+    /* a missing count is named, not the one given */
+    d.k[1].traps = -1;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_USAGE);
+    CU_ASSERT(strstr(sim_errmsg(), "no trap count for new (old has one)")
+              != NULL);
+    d.k[1].traps = 5000;
     /* one kernel with spread is enough: the other's variance is 0 */
     d.k[1].wall[2] = 101;
     CU_ASSERT_EQUAL_FATAL(meas_judge(&d, 1, &o, &r), SIM_OK);

@@ -103,6 +103,31 @@ static void test_directory_refused(void)
     CU_ASSERT_EQUAL(count_temps(d), 0);
 }
 
+/* An output that is one of the command's inputs would replace it (sim
+ * sweep t.bin ... -o t.bin turned the trace into a CSV): refused before the
+ * work, through a symlink too; /dev/null as both is fine. */
+static void test_output_is_input_refused(void)
+{
+    char d[512], in[600], other[600], link[600];
+    scratch("inout", d, sizeof d);
+    snprintf(in, sizeof in, "%s/t.bin", d);
+    snprintf(other, sizeof other, "%s/out.csv", d);
+    snprintf(link, sizeof link, "%s/alias.bin", d);
+    FILE *f = fopen(in, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("trace", f);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(symlink("t.bin", link), 0);
+    CU_ASSERT_EQUAL(outfile_check_not_input(in, in), SIM_ERR_USAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "is also the input"));
+    CU_ASSERT_EQUAL(outfile_check_not_input(link, in), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(outfile_check_not_input(other, in), SIM_OK);
+    CU_ASSERT_EQUAL(outfile_check_not_input("-", in), SIM_OK);
+    CU_ASSERT_EQUAL(outfile_check_not_input("/dev/null", "/dev/null"),
+                    SIM_OK);
+    CU_ASSERT_EQUAL(outfile_check_not_input(in, NULL), SIM_OK);
+}
+
 static void test_fifo_in_place_one_output(void)
 {
     char d[512], p[600];
@@ -282,6 +307,7 @@ static CU_TestInfo tests[] = {
     {"a file is replaced, its mode kept", test_replaces_file_keeping_mode},
     {"a symlink is followed, dangling or not", test_symlink_followed},
     {"a directory is refused", test_directory_refused},
+    {"an output that is an input is refused", test_output_is_input_refused},
     {"a FIFO is written in place, one output", test_fifo_in_place_one_output},
     {"abort removes the temporary file", test_abort_removes_temp},
     {"an output written by another program", test_named_output},

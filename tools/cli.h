@@ -64,6 +64,9 @@ const char *cli_accounting_name(stats_unit u);
  * or a missing directory is refused); 0, or the exit code after the
  * message. NULL and "-" are fine. */
 int cli_check_output(const char *path);
+/* The same, and path must not be the file input (a command's input
+ * trace or table): writing it would replace what is being read. */
+int cli_check_output_of(const char *path, const char *input);
 
 /* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
  * success. */

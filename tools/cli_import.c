@@ -129,7 +129,8 @@ static int cmd_ftrace(int argc, char **argv)
     if (!out)
         return cli_usage_error("import ftrace", "-o TRACE is required");
     /* every output checked before the work: an error means no output */
-    if ((c = cli_check_output(out)) || (c = cli_check_output(report)))
+    if ((c = cli_check_output_of(out, argv[optind])) ||
+        (c = cli_check_output_of(report, argv[optind])))
         return c;
     const char *in = argv[optind];
     o.name = strcmp(in, "-") ? base_name(in) : "<stdin>";

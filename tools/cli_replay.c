@@ -224,7 +224,7 @@ int cli_replay(int argc, char **argv)
     if (fmt == TFMT_CSV && compare && stages)
         return cli_usage_error("replay", "--format csv is one table: "
                                "--compare or --stages (both: --format json)");
-    if ((c = cli_check_output(out)))
+    if ((c = cli_check_output_of(out, path)))
         return c;
 
     static params prm;

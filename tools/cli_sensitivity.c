@@ -321,9 +321,9 @@ int cli_sensitivity(int argc, char **argv)
                                ? "missing TRACE" : "one TRACE expected");
     const char *trace = argv[optind];
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, trace);
     if (!bad)
-        bad = cli_check_output(plot);
+        bad = cli_check_output_of(plot, trace);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)
@@ -435,10 +435,12 @@ int cli_sensitivity(int argc, char **argv)
         size_t lim = top && top < nt ? (size_t)top : nt;
         for (size_t k = 0; k < lim; k++) {
             const sens_entry *x = tg[k];
+            const char *u = param_unit(x->id); /* "1": no unit */
             if (x->target == SENS_T_FOUND)
-                printf("  %-22s %.6g -> %.6g %s (%+.1f%%): run %+.2f%%%s\n",
+                printf("  %-22s %.6g -> %.6g%s%s (%+.1f%%): run %+.2f%%%s\n",
                        param_name(x->id), x->base, x->target_value,
-                       param_unit(x->id), rel_change(x, x->target_value),
+                       strcmp(u, "1") ? " " : "", strcmp(u, "1") ? u : "",
+                       rel_change(x, x->target_value),
                        x->target_pct, x->target_exact ? "" : " (first order)");
             else
                 printf("  %-22s no value in its range %g .. %g can: at %.6g "

@@ -57,16 +57,16 @@ static void help(FILE *f)
         "  -o OUT           output file (temporary name, renamed when complete)\n"
         "\n"
         "Under mpirun/srun the points are split over the ranks and rank 0 writes\n"
-        "OUT, byte-identical to a single process. Ctrl-C writes the points done\n"
-        "so far as a complete file and exits 130.\n"
-        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted.\n");
+        "OUT, byte-identical to a single process. Ctrl-C (or SIGTERM, a batch\n"
+        "scheduler's time limit) writes the points done so far as a complete\n"
+        "file and exits 130 (143).\n"
+        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted, 143 terminated.\n");
 }
 
 static volatile sig_atomic_t stop_flag;
 static void on_sigint(int sig)
 {
-    (void)sig;
-    stop_flag = 1;
+    stop_flag = sig; /* SIGINT or SIGTERM: 128 + it is the exit code */
 }
 
 static const char *const method_names[] = {"auto", "linear", "replay"};
@@ -303,9 +303,9 @@ int cli_sweep(int argc, char **argv)
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, trace);
     if (!bad)
-        bad = cli_check_output(plot);
+        bad = cli_check_output_of(plot, trace);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)
@@ -362,10 +362,11 @@ int cli_sweep(int argc, char **argv)
     if (mp.rank != 0)
         prog.enabled = false;
     stop_flag = 0;
-    struct sigaction sa, old;
+    struct sigaction sa, old, oldterm;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
+    sigaction(SIGTERM, &sa, &oldterm);
     sweep_run_opts ro = {.method = method, .guest = guest,
                          .transform = transform,
                          .threads = (unsigned)threads, .rank = mp.rank,
@@ -375,6 +376,7 @@ int cli_sweep(int argc, char **argv)
     e = sweep_run(trace, &base, &pl, &ro, res, done);
     cli_progress_done(&prog);
     sigaction(SIGINT, &old, NULL);
+    sigaction(SIGTERM, &oldterm, NULL);
     if (e == SIM_OK)
         e = simmpi_gather(&mp, res, sizeof *res, done, pl.npoints);
     size_t ndone = 0, nreplayed = 0, nexact = 0;
@@ -425,8 +427,9 @@ int cli_sweep(int argc, char **argv)
     if (e != SIM_OK)
         return cli_report(e);
     if (stop_flag) {
-        fprintf(stderr, "sim sweep: interrupted\n");
-        return 130;
+        fprintf(stderr, "sim sweep: %s\n",
+                stop_flag == SIGTERM ? "terminated" : "interrupted");
+        return 128 + stop_flag;
     }
     return 0;
 }

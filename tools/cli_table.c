@@ -292,7 +292,7 @@ static int cmd_convert(int argc, char **argv)
     if (!o.to_set)
         return cli_usage_error("table convert", "--to FMT is required (%s)",
                                FORMATS);
-    if ((rc = cli_check_output(o.out)))
+    if ((rc = cli_check_output_of(o.out, argv[optind])))
         return rc;
     table t;
     sim_err e = load(&t, argv[optind], &o);
@@ -327,7 +327,8 @@ static int cmd_diff(int argc, char **argv)
         return rc;
     if (argc - optind != 2)
         return cli_usage_error("table diff", "two tables A B expected");
-    if ((rc = cli_check_output(o.out)))
+    if ((rc = cli_check_output_of(o.out, argv[optind])) ||
+        (rc = cli_check_output_of(o.out, argv[optind + 1])))
         return rc;
     table a, b;
     sim_err e;

@@ -222,6 +222,8 @@ static int cmd_dump(int argc, char **argv)
             usage_dump(stdout);
         return rc;
     }
+    if ((rc = cli_check_output_of(a.out, a.file)))
+        return rc;
     outfile o;
     sim_err e = outfile_open(&o, a.out ? a.out : "-");
     if (e)
@@ -277,7 +279,7 @@ static int cmd_pack(int argc, char **argv)
     }
     if (!a.out)
         return cli_usage_error("trace pack", "-o FILE is required");
-    if ((rc = cli_check_output(a.out)))
+    if ((rc = cli_check_output_of(a.out, a.file)))
         return rc;
     int is_stdin = !strcmp(a.file, "-");
     FILE *in = is_stdin ? stdin : fopen(a.file, "r");

@@ -143,7 +143,7 @@ int cli_whatif(int argc, char **argv)
     const char *path = argv[optind];
     /* every output checked before the work (model/outfile); --plot is the
      * base of BASE.png and BASE.svg */
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, path);
     if (!bad && plot) {
         char png[4096];
         snprintf(png, sizeof png, "%s.png", plot);

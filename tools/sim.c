@@ -147,6 +147,15 @@ int cli_check_output(const char *path)
     return e ? cli_report(e) : 0;
 }
 
+int cli_check_output_of(const char *path, const char *input)
+{
+    int c = cli_check_output(path);
+    if (c || !path)
+        return c;
+    sim_err e = outfile_check_not_input(path, input);
+    return e ? cli_report(e) : 0;
+}
+
 int cli_parse_u64(const char *s, unsigned long long *v)
 {
     char *end;
