@@ -432,6 +432,7 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
         L = 1;
     size_t cap = 0;
     uint64_t exits = 0;
+    int last = -1; /* the last exit's type: the kernel never charges it */
     for (;;) {
         const trace_rec *recs;
         size_t n;
@@ -448,6 +449,7 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
                 }
                 exits++;
                 r->row[q->type].count_trace++;
+                last = q->type;
             }
             if (!keep)
                 continue;
@@ -470,6 +472,10 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
     trace_reader_close(rd);
     if (e != SIM_OK)
         return e;
+    /* counts as the replayed table charges them (all exits but the last),
+     * so the mix printed here agrees with sim replay's table */
+    if (last >= 0)
+        r->row[last].count_trace--;
     r->trace_exits = exits;
     if (exits == 0)
         return sim_fail(SIM_ERR_FORMAT,

@@ -65,3 +65,7 @@ sim_cli_test(calibrate_subsample 0 "~subsample bias"
   calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 200 -o cal_sub.ini)
 sim_cli_test(calibrate_subsample_tiny 0 "~of the trace's 500 exits per replay \\(subsample\\)"
   calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 10 -o cal_sub2.ini)
+# Counts agree everywhere: calibrate's exit mix = replay's table counts.
+add_test(NAME cli_calibrate_mix_counts_as_replay
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_mix_counts.sh $<TARGET_FILE:sim> ${NOPV})
+set_tests_properties(cli_calibrate_mix_counts_as_replay PROPERTIES TIMEOUT 120)

@@ -22,6 +22,9 @@ sim_cli_test(whatif_csv_header 0 "~^type,count,min,max,sum,avg,stddev,time_perce
 sim_cli_test(validate_help 0 "~usage: sim validate" validate --help)
 sim_cli_test(validate_list 0 "~ppc440-pv"
   validate --list --cases ${CMAKE_SOURCE_DIR}/validation/cases)
+# run outside the checkout (testtmp has no validation/): the source tree's cases
+sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
+  validate arm64-mair)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
 sim_cli_test(validate_bad_case 2 "~bad.case:3: expected 'key = value'"

@@ -40,7 +40,9 @@ static void help(FILE *f)
         "against the case's budget. The case file format: docs/validation.md.\n"
         "\n"
         "options:\n"
-        "  --cases DIR    where the case files are (default validation/cases)\n"
+        "  --cases DIR    where the case files are (default: validation/cases\n"
+        "                 if the current directory has it, else the source\n"
+        "                 tree's that sim was built from)\n"
         "  --plot DIR     per case DIR/CASE.png and DIR/CASE.svg (gnuplot):\n"
         "                 time share per row predicted vs measured, and each\n"
         "                 row's relative error\n"
@@ -250,6 +252,21 @@ static void remove_tmp(const vcase *c)
     rmdir(c->tmp);
 }
 
+
+#ifndef SIM_CASES_DIR
+#define SIM_CASES_DIR "validation/cases"
+#endif
+/* validation/cases of the working directory (a checkout's root), else the
+ * source tree's that this binary was built from (case files name their
+ * tables relative to themselves, so either works from anywhere). */
+static const char *default_cases_dir(void)
+{
+    struct stat st;
+    if (stat("validation/cases", &st) == 0 && S_ISDIR(st.st_mode))
+        return "validation/cases";
+    return SIM_CASES_DIR;
+}
+
 int cli_validate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -261,7 +278,7 @@ int cli_validate(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *dir = "validation/cases", *plot = NULL;
+    const char *dir = default_cases_dir(), *plot = NULL;
     bool json = false, list = false;
     int ch;
     optind = 1;
