@@ -112,6 +112,13 @@ sim_err meas_load(meas_data *d, const char *path)
             meas_kernel *k = kernel(d, name, path, ln, &e);
             if (!k)
                 break;
+            if (k->wall_line) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kernel '%s' already has "
+                             "its wall times (line %u): one line per kernel",
+                             path, ln, name, k->wall_line);
+                break;
+            }
+            k->wall_line = ln;
             for (char *t; (t = strtok_r(NULL, " \t\r\n", &save));) {
                 double s;
                 if (parse_time(t, &s)) {
@@ -152,6 +159,13 @@ sim_err meas_load(meas_data *d, const char *path)
             meas_kernel *k = kernel(d, name, path, ln, &e);
             if (!k)
                 break;
+            if (k->traps_line) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kernel '%s' already has "
+                             "a trap count (line %u): one line per kernel",
+                             path, ln, name, k->traps_line);
+                break;
+            }
+            k->traps_line = ln;
             k->traps = c;
             snprintf(k->event, sizeof k->event, "%s", ev);
         } else {

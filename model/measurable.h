@@ -28,6 +28,7 @@ typedef struct meas_kernel {
     size_t n;
     double traps; /* -1: not given */
     char event[48];
+    unsigned wall_line, traps_line; /* where each was given (0: not yet) */
 } meas_kernel;
 
 typedef struct meas_data {

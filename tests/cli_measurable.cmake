@@ -31,3 +31,7 @@ sim_cli_test(measurable_absurd_wall 2 "~huge_wall.txt:3: wall time '1e308' is ab
   measurable @measurable/huge_wall.txt --traps 5)
 sim_cli_test(measurable_no_spread 2 "~the runs of base and new do not vary"
   measurable @measurable/no_spread.txt)
+sim_cli_test(measurable_dup_kernel 2 "~dup_kernel.txt:4: kernel 'base' already has its wall times \\(line 2\\)"
+  measurable @measurable/dup_kernel.txt)
+sim_cli_test(measurable_dup_traps 2 "~dup_traps.txt:6: kernel 'slow' already has a trap count \\(line 5\\)"
+  measurable @measurable/dup_traps.txt)

@@ -61,3 +61,7 @@ endif()
 if(TARGET test_sensitivity AND TARGET simplatform)
   target_link_libraries(test_sensitivity PRIVATE simplatform)
 endif()
+# a discrete effect is not worded as a saving (tests/sensitivity_monotone.sh)
+add_test(NAME cli_sensitivity_not_monotone
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sensitivity_monotone.sh $<TARGET_FILE:sim>)
+set_tests_properties(cli_sensitivity_not_monotone PROPERTIES TIMEOUT 300)

@@ -82,6 +82,12 @@ static void what(param_id id, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)l, h);
 }
 
+/* The run moves the same way for the lower and the higher probe. */
+static bool non_monotone(const sens_entry *x)
+{
+    return (x->lo_pct > 0 && x->hi_pct > 0) || (x->lo_pct < 0 && x->hi_pct < 0);
+}
+
 static int cmp_effect(const void *a, const void *b)
 {
     const sens_entry *x = *(const sens_entry *const *)a,
@@ -385,6 +391,16 @@ int cli_sensitivity(int argc, char **argv)
                "base point's trajectory: they leave out the host work a "
                "longer handler catches (--replay includes it; "
                "docs/sweep.md)\n");
+    size_t nflat = 0;
+    for (size_t i = 0; i < n; i++)
+        nflat += e[i].probed && non_monotone(&e[i]);
+    if (nflat)
+        printf("# note: %zu parameter(s) marked NOT MONOTONE move the run "
+               "the same way whether %s or raised: a discrete effect of "
+               "this trace (e.g. EMUL_WAIT exits idling until the next "
+               "guest tick), not a cost of their path; read their line as "
+               "noise, not as a saving\n",
+               nflat, "lowered");
     const sens_entry *rank[PARAM__COUNT];
     size_t nr = 0, nzero = 0;
     for (size_t i = 0; i < n; i++) {
@@ -406,13 +422,18 @@ int cli_sensitivity(int argc, char **argv)
         double step_pct = rel_change(x, v);
         double rp;
         int tr = top_row(x, at, &rp);
+        /* lower and higher both move the run the same way: no slope
+         * here, a discrete effect (e.g. an EMUL_WAIT idling to the next
+         * guest tick), so no "saves"/"costs" claim */
+        bool flat = non_monotone(x);
         printf("%2zu. %.0f%% %s %s (%s %.6g -> %.6g%s%s): %s %.3f%% of the "
-               "run",
+               "run%s",
                k + 1, fabs(step_pct),
                hi ? (cost ? "dearer" : "higher") : (cost ? "cheaper" : "lower"),
                w, param_name(x->id), x->base, v, strcmp(u, "1") ? " " : "",
-               strcmp(u, "1") ? u : "", run <= 0 ? "saves" : "costs",
-               fabs(run));
+               strcmp(u, "1") ? u : "",
+               flat ? "moves" : run <= 0 ? "saves" : "costs", fabs(run),
+               flat ? " either way (NOT MONOTONE)" : "");
         if (tr >= 0)
             printf("; %s time %+.2f%%", exit_name((exit_type)tr), rp);
         printf("; elasticity %.4f%s\n", x->elasticity,
