@@ -97,6 +97,8 @@ interrupt)
   stop INT int.csv 130 interrupted
   # SIGTERM (a batch scheduler's time limit) keeps the finished points too
   stop TERM term.csv 143 terminated
+  # SIGHUP (the terminal closed) too
+  stop HUP hup.csv 129 "hung up"
   ;;
 mpi)
   # SWEEP_MPIRUN: the mpirun of the MPI CMake found

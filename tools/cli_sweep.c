@@ -58,15 +58,16 @@ static void help(FILE *f)
         "\n"
         "Under mpirun/srun the points are split over the ranks and rank 0 writes\n"
         "OUT, byte-identical to a single process. Ctrl-C (or SIGTERM, a batch\n"
-        "scheduler's time limit) writes the points done so far as a complete\n"
-        "file and exits 130 (143).\n"
-        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted, 143 terminated.\n");
+        "scheduler's time limit, or SIGHUP, a closed terminal) writes the\n"
+        "points done so far as a complete file and exits 130 (143, 129).\n"
+        "exit codes: 0 ok, 2 bad usage or input, 130 interrupted, 143 terminated,\n"
+        "129 hung up.\n");
 }
 
 static volatile sig_atomic_t stop_flag;
 static void on_sigint(int sig)
 {
-    stop_flag = sig; /* SIGINT or SIGTERM: 128 + it is the exit code */
+    stop_flag = sig; /* SIGINT, SIGTERM or SIGHUP: 128 + it is the exit code */
 }
 
 static const char *const method_names[] = {"auto", "linear", "replay"};
@@ -362,11 +363,12 @@ int cli_sweep(int argc, char **argv)
     if (mp.rank != 0)
         prog.enabled = false;
     stop_flag = 0;
-    struct sigaction sa, old, oldterm;
+    struct sigaction sa, old, oldterm, oldhup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
     sigaction(SIGTERM, &sa, &oldterm);
+    sigaction(SIGHUP, &sa, &oldhup);
     sweep_run_opts ro = {.method = method, .guest = guest,
                          .transform = transform,
                          .threads = (unsigned)threads, .rank = mp.rank,
@@ -377,6 +379,7 @@ int cli_sweep(int argc, char **argv)
     cli_progress_done(&prog);
     sigaction(SIGINT, &old, NULL);
     sigaction(SIGTERM, &oldterm, NULL);
+    sigaction(SIGHUP, &oldhup, NULL);
     if (e == SIM_OK)
         e = simmpi_gather(&mp, res, sizeof *res, done, pl.npoints);
     size_t ndone = 0, nreplayed = 0, nexact = 0;
@@ -428,7 +431,9 @@ int cli_sweep(int argc, char **argv)
         return cli_report(e);
     if (stop_flag) {
         fprintf(stderr, "sim sweep: %s\n",
-                stop_flag == SIGTERM ? "terminated" : "interrupted");
+                stop_flag == SIGTERM   ? "terminated"
+                : stop_flag == SIGHUP ? "hung up"
+                                      : "interrupted");
         return 128 + stop_flag;
     }
     return 0;
