@@ -39,6 +39,10 @@ enum {
 #define PAGE_QEMU      0x10000000u /* QEMU and other host tasks: many pages */
 #define QEMU_PAGE_SPAN 512u
 #define N_HINT         16
+/* The PID a guest user process runs with until a tlbwe shows another: user
+ * processes get PIDs from 1 (Linux 44x contexts; next_pid in the cpu440
+ * guest, workloads/guest/kernel.c). */
+#define COST_USER_PID  1u
 #define ICLASS_CACHE   256
 #define DECAY_STEPS    1024 /* exp(-x) table over [0, 16) in 1/64 steps */
 #define EXPQ_BITS      12   /* exponential quantile table: 4096 buckets */
@@ -464,6 +468,12 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->tb_hz = tb_hz ? tb_hz : m->core_hz;
     m->tb_per_cycle = (double)m->tb_hz / (double)m->core_hz;
     tlb440_reset(m->tlb);
+    /* The guest's PID (docs/cost-model.md, "Guest PID"): a trace carries no
+     * mtspr PID value, and a guest user process never runs with PID 0, so
+     * user-mode misses are looked up (and their assumed guest entries
+     * tagged) with a user PID; see cost_state for how it follows the
+     * guest's tlbwe. */
+    tlb440_set_pid(m->tlb, COST_USER_PID);
     unsigned long seed = (unsigned long)P(p, seed);
     gsl_rng_set(m->rng, seed);
     gsl_rng_set(m->rng_qemu, seed ^ 0x51ed270bUL);
@@ -526,6 +536,14 @@ void cost_state(cost_model *m, const trace_rec *r)
     if (r->kind == TREC_GTLB_WRITE && r->type < P(&m->p, gtlb_entries)) {
         tlb440_entry e = {r->irq, r->pc, r->inst, r->addr};
         tlb440_gtlb_write(m->tlb, r->type, &e);
+        /* Linux (and the cpu440 guest) writes a user entry with TID = the
+         * current PID (MMUCR[STID] from PID): a non-zero TID other than the
+         * PID the model holds means the guest switched process. The
+         * switch's mtspr PID released the TID-0 shadows (docs/kvm440.md
+         * §3); the model does it here, at the first write that shows it. */
+        unsigned tid = tlbw_tid(r->irq);
+        if (tid != 0 && tid != tlb440_pid(m->tlb))
+            tlb440_set_pid(m->tlb, tid);
     }
 }
 

@@ -12,6 +12,7 @@
 typedef struct pair {
     uint32_t type;
     uint32_t v;
+    uint32_t pr; /* the exit was in problem state */
 } pair;
 
 static int cmp_pair(const void *a, const void *b)
@@ -52,7 +53,10 @@ static sim_err tally(pair *ps, size_t n, int cap, int *nv, xp_value *table)
             size_t j = i;
             while (j < n && ps[j].type == t && ps[j].v == ps[i].v)
                 j++;
-            tmp[k++] = (xp_value){ps[i].v, j - i};
+            uint64_t pr = 0;
+            for (size_t q = i; q < j; q++)
+                pr += ps[q].pr;
+            tmp[k++] = (xp_value){ps[i].v, j - i, pr};
             i = j;
         }
         qsort(tmp, k, sizeof *tmp, cmp_count_desc);
@@ -150,7 +154,7 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
             if (has_word(t) && r->inst) {
                 if ((e = grow((void **)&words, &cw, nw, sizeof *words)))
                     break;
-                words[nw++] = (pair){t, r->inst};
+                words[nw++] = (pair){t, r->inst, 0};
             }
             uint32_t a = r->addr;
             if ((t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL || t == EXIT_ISI) &&
@@ -159,7 +163,8 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
             if (has_page(t)) {
                 if ((e = grow((void **)&pages, &cp, np, sizeof *pages)))
                     break;
-                pages[np++] = (pair){t, a & ~0xfffu};
+                pages[np++] =
+                    (pair){t, a & ~0xfffu, (r->flags & TRF_GUEST_PR) != 0};
             }
             if ((e = grow((void **)&runs, &cr, nr, sizeof *runs)))
                 break;
@@ -191,7 +196,7 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
 
 void exitprof_write(FILE *f, const exitprof *p)
 {
-    fprintf(f, "# sim440 exit profile v1 (docs/calibration.md); made by "
+    fprintf(f, "# sim440 exit profile v2 (docs/calibration.md); made by "
                "tools/make-profile.sh, not by hand\n");
     fprintf(f, "name %s\n", p->name);
     fprintf(f, "source %s\n", p->source);
@@ -209,12 +214,14 @@ void exitprof_write(FILE *f, const exitprof *p)
         for (int k = 0; k < p->nword[t]; k++)
             fprintf(f, "word %s 0x%08x %llu\n", exit_name((exit_type)t),
                     p->word[t][k].v, (unsigned long long)p->word[t][k].count);
-    fprintf(f, "# page TYPE page exits (the most frequent %d)\n",
+    fprintf(f, "# page TYPE page exits in-problem-state (the most frequent "
+               "%d)\n",
             XP_MAX_PAGES);
     for (int t = 0; t < EXIT__COUNT; t++)
         for (int k = 0; k < p->npage[t]; k++)
-            fprintf(f, "page %s 0x%08x %llu\n", exit_name((exit_type)t),
-                    p->page[t][k].v, (unsigned long long)p->page[t][k].count);
+            fprintf(f, "page %s 0x%08x %llu %llu\n", exit_name((exit_type)t),
+                    p->page[t][k].v, (unsigned long long)p->page[t][k].count,
+                    (unsigned long long)p->page[t][k].pr);
     fprintf(f, "# gtlb index tid word0 word1 word2 (guest tlbwe, in order)\n");
     for (int i = 0; i < p->ngtlb; i++)
         fprintf(f, "gtlb %u %u 0x%08x 0x%08x 0x%08x\n", p->gtlb[i].index,
@@ -292,11 +299,15 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             if (t < 0 || t == EXIT_TIMEINGUEST)
                 return bad(name, ln, "expected an exit type name (as in "
                                      "the kernel's tables)");
-            unsigned long long a, b;
+            unsigned long long a, b, c = 0;
             char tail;
-            if (sscanf(s, " %lli %llu %c", &a, &b, &tail) != 2 ||
+            int want = kw[0] == 'p' ? 3 : 2;
+            if (sscanf(s, " %lli %llu %llu %c", &a, &b, &c, &tail) != want ||
                 a > 0xffffffffULL)
-                return bad(name, ln, "expected TYPE and two numbers");
+                return bad(name, ln, kw[0] == 'p'
+                                         ? "expected TYPE, a page, its exits "
+                                           "and those in problem state"
+                                         : "expected TYPE and two numbers");
             if (kw[0] == 't') {
                 if (b > a)
                     return bad(name, ln, "type: more exits in problem "
@@ -306,11 +317,14 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             } else if (kw[0] == 'w') {
                 if (p->nword[t] == XP_MAX_WORDS)
                     return bad(name, ln, "too many words for one type");
-                p->word[t][p->nword[t]++] = (xp_value){(uint32_t)a, b};
+                p->word[t][p->nword[t]++] = (xp_value){(uint32_t)a, b, 0};
             } else {
                 if (p->npage[t] == XP_MAX_PAGES)
                     return bad(name, ln, "too many pages for one type");
-                p->page[t][p->npage[t]++] = (xp_value){(uint32_t)a, b};
+                if (c > b)
+                    return bad(name, ln, "page: more exits in problem state "
+                                         "than exits");
+                p->page[t][p->npage[t]++] = (xp_value){(uint32_t)a, b, c};
             }
         } else if (!strcmp(kw, "gtlb")) {
             unsigned idx, tid;

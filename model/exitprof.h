@@ -1,7 +1,8 @@
 /* exitprof: an exit profile - the per-exit details of a recorded run that a
  * table does not carry (docs/calibration.md, "A trace for a table nobody
  * traced"): per exit type, the instruction words of its exits, the share
- * in problem state, the pages its misses and faults touch; the guest TLB
+ * in problem state, the pages its misses and faults touch (with, per page,
+ * the exits in problem state: mode and page go together); the guest TLB
  * writes in order; the guest run lengths (instructions between exits).
  * Built by `sim trace profile` from a plain cpu440 recording (one tick per
  * guest instruction), kept as a small text file, read by `sim trace synth
@@ -23,6 +24,8 @@
 typedef struct xp_value {
     uint32_t v;      /* an instruction word or a page address */
     uint64_t count;
+    uint64_t pr;     /* pages: how many of count were in problem state
+                        (MSR[PR]=1): mode and page are drawn together */
 } xp_value;
 
 typedef struct xp_gtlb {

@@ -391,9 +391,6 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         int irq = exit_default_irq(t);
         r.irq = (uint8_t)(irq < 0 ? 0 : irq);
         r.flags = TRF_GUEST_INSNS;
-        if (p->count[t] && gsl_rng_uniform(rng) * (double)p->count[t] <
-                               (double)p->pr[t])
-            r.flags |= TRF_GUEST_PR;
         if (exit_flags(t) & EXF_HEAVY)
             r.flags |= TRF_USERSPACE;
         r.inst = word;
@@ -402,13 +399,21 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         int ps = page_source(p, t);
         if (ps >= 0 && (side_i(t) || irq == BOOKE_IRQ_DTLB_MISS ||
                         irq == BOOKE_IRQ_DATA_STORAGE || t == EXIT_MMIO)) {
-            uint32_t page = p->page[ps][gsl_ran_discrete(rng, pages[ps])].v;
+            /* page and mode together: the share of this page's exits that
+             * were in problem state (a user-mode miss on a kernel page
+             * cannot happen, and is not drawn) */
+            const xp_value *pg = &p->page[ps][gsl_ran_discrete(rng, pages[ps])];
+            if (gsl_rng_uniform(rng) * (double)pg->count < (double)pg->pr)
+                r.flags |= TRF_GUEST_PR;
             uint32_t a =
-                page | ((uint32_t)gsl_rng_uniform_int(rng, 1024) << 2);
+                pg->v | ((uint32_t)gsl_rng_uniform_int(rng, 1024) << 2);
             if (side_i(t))
                 r.pc = r.addr = a;
             else
                 r.addr = a;
+        } else if (p->count[t] && gsl_rng_uniform(rng) * (double)p->count[t] <
+                                      (double)p->pr[t]) {
+            r.flags |= TRF_GUEST_PR;
         }
         r.guest = draw_run(rng, p);
         r.tb = tb;

@@ -178,6 +178,18 @@ static void test_tlb_scans(void)
     cost_free(m);
 }
 
+/* A trace's guest tlbwe record: entry `index` = (tid, epn, size, ra, w2). */
+static trace_rec gtlb_rec(unsigned index, unsigned tid, uint32_t epn,
+                          unsigned size, uint64_t ra, uint32_t w2)
+{
+    return (trace_rec){.kind = TREC_GTLB_WRITE,
+                       .type = (uint8_t)index,
+                       .irq = (uint8_t)tid,
+                       .pc = tlbw_make_w0(epn, size, true, 0),
+                       .inst = tlbw_make_w1(ra),
+                       .addr = w2};
+}
+
 static void test_dtlbvirt_maps_and_host_fills_evict_it(void)
 {
     params p;
@@ -188,12 +200,7 @@ static void test_dtlbvirt_maps_and_host_fills_evict_it(void)
     cost_model *m = mk(&p);
     tlb440 *t = cost_tlb(m);
     /* the trace's guest tlbwe: 16 MB kernel entry at index 5 */
-    trace_rec g = {.kind = TREC_GTLB_WRITE,
-                   .type = 5,
-                   .irq = 0,
-                   .pc = tlbw_make_w0(0xc0000000u, TLBSZ_16M, true, 0),
-                   .inst = tlbw_make_w1(0),
-                   .addr = TLBW2_S_PERMS};
+    trace_rec g = gtlb_rec(5, 0, 0xc0000000u, TLBSZ_16M, 0, TLBW2_S_PERMS);
     cost_state(m, &g);
     CU_ASSERT_EQUAL(handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0042000u), 0), 300);
     CU_ASSERT_EQUAL(tlb440_classify(t, 0xc0042000u, 0, false, NULL, NULL),
@@ -219,6 +226,61 @@ static void test_shadow_release_on_victim_reuse(void)
         sum += handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0000000u + i * 4096u), 0);
     /* 63 round-robin slots: the 64th map releases the first */
     CU_ASSERT_EQUAL(sum, 60);
+    cost_free(m);
+}
+
+/* A user-mode DTLBVIRT miss at ea. */
+static void user_miss(cost_model *m, uint32_t ea)
+{
+    trace_rec r = ex(EXIT_DTLBVIRT, 0, ea);
+    r.flags = TRF_GUEST_PR;
+    handler_of(m, r, 0);
+}
+
+/* A user-mode miss on a user page with no guest entry in the trace: its
+ * shadow must be found by the next user-mode access (shadow PID 0), as on
+ * KVM/440 where the guest's user entry has TID = PID != 0. */
+static void test_user_mode_miss_stays_resident(void)
+{
+    params p;
+    quiet(&p);
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    CU_ASSERT_NOT_EQUAL(tlb440_pid(t), 0);
+    user_miss(m, 0x10004120u);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    CU_ASSERT_EQUAL(tlb440_classify(t, 0x10004ff0u, 0, true, NULL, NULL),
+                    TLB440_HIT);
+    /* a kernel-page miss in supervisor mode stays supervisor-only */
+    handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0042000u), 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xc0042000u, 1, 1) >= 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xc0042000u, 1, 0) < 0);
+    cost_free(m);
+}
+
+/* A guest tlbwe of a user entry with another TID is a process switch: the
+ * PID follows and the old process's user shadows are released. */
+static void test_pid_follows_user_tlbwe(void)
+{
+    params p;
+    quiet(&p);
+    cost_model *m = mk(&p);
+    tlb440 *t = cost_tlb(m);
+    user_miss(m, 0x10004000u);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    trace_rec kern =
+        gtlb_rec(3, 0, 0xc0000000u, TLBSZ_16M, 0, TLBW2_S_PERMS);
+    cost_state(m, &kern); /* TID 0: no switch */
+    CU_ASSERT_EQUAL(tlb440_pid(t), 1);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) >= 0);
+    trace_rec user = gtlb_rec(4, 7, 0x10000000u, TLBSZ_4K, 0x100000u,
+                              TLBW2_S_PERMS | TLBW2_U_PERMS);
+    cost_state(m, &user);
+    CU_ASSERT_EQUAL(tlb440_pid(t), 7);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10004000u, 1, 0) < 0);
+    /* the new process's own entry is found with its PID */
+    user_miss(m, 0x10000010u);
+    CU_ASSERT(tlb440_utlb_find(t, 0x10000000u, 1, 0) >= 0);
     cost_free(m);
 }
 
@@ -613,6 +675,9 @@ static CU_TestInfo tests[] = {
      test_dtlbvirt_maps_and_host_fills_evict_it},
     {"shadow released when its victim slot is reused",
      test_shadow_release_on_victim_reuse},
+    {"user-mode miss on a user page stays resident for user mode",
+     test_user_mode_miss_stays_resident},
+    {"guest PID follows a user tlbwe's TID", test_pid_follows_user_tlbwe},
     {"PV magic page competes for UTLB slots",
      test_pv_magic_page_competes_for_slots},
     {"guest run spread: exponential vs lognormal", test_guest_run_spread},
