@@ -23,8 +23,8 @@ best_cpu() {
   b=""
   i=0
   while [ $i -lt "$REPS" ]; do
-    t=$( { /usr/bin/time -f "%U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 |
-      tail -1 | awk '{print $1 + $2}')
+    /usr/bin/time -f "%U %S" -o "$B/bench/cpu.txt" "$@" >/dev/null 2>&1
+    t=$(tail -1 "$B/bench/cpu.txt" | awk '{print $1 + $2}')
     if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
     i=$((i + 1))
   done
