@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "insn440.h"
+#include "taus2.h"
 #include "tlbword.h"
 
 /* Which parts of the handler a path runs. */
@@ -47,6 +48,7 @@ enum {
 #define DECAY_STEPS    1024 /* exp(-x) table over [0, 16) in 1/64 steps */
 #define EXPQ_BITS      12   /* exponential quantile table: 4096 buckets */
 #define EXPQ_N         (1u << EXPQ_BITS)
+#define ARR_BATCH      64   /* exits whose arrival draws are made at once */
 
 struct cost_model {
     params p;
@@ -116,6 +118,11 @@ struct cost_model {
     uint64_t tick_period;
     gsl_rng *rng_exit; /* per-exit host arrivals (taus2: cheap to seed) */
     uint64_t exit_index, exit_seed;
+    /* the first two raw draws of the per-exit generators of exits
+     * arr_base .. arr_base + ARR_BATCH - 1 (arr_n of them valid) */
+    uint64_t arr_base;
+    unsigned arr_n;
+    uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
     uint32_t ic_key[ICLASS_CACHE];
@@ -502,6 +509,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     double hz = (double)m->core_hz;
     m->tick_period = P(p, host_tick_hz) > 0 ? cyc(hz / P(p, host_tick_hz)) : 0;
     m->exit_index = 0;
+    m->arr_n = 0;
     m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
@@ -550,8 +558,8 @@ void cost_state(cost_model *m, const trace_rec *r)
 /* Host accesses to n pages from base, each with its slot memo; returns
  * the misses' cycles. A page still in the slot where it was last seen (slot
  * version unchanged) hits without asking the soft TLB. */
-static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
-                           uint32_t *seen)
+static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
+                                  int *hints, uint32_t *seen)
 {
     unsigned misses = 0;
     const uint32_t *ver = m->slot_ver;
@@ -562,6 +570,8 @@ static uint64_t host_pages(cost_model *m, uint32_t base, unsigned n, int *hints,
         seen[i] = ver[hints[i]];
     }
     feat_add(m, CFEAT_hostmiss, misses);
+    if (!misses) /* the common case: skip the conversion's latency */
+        return 0;
     return cyc(misses * m->k_host_miss);
 }
 
@@ -896,6 +906,23 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         v[CSTAGE_wait] = m->guest_tick_period - m->now % m->guest_tick_period;
 }
 
+/* taus2_first2 for the arrival batches; where the compiler can, also built
+ * for AVX2 and picked at load time (integer lanes: the same draws). */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+static void arrival_draws(const uint32_t *w, uint32_t *x1, uint32_t *x2)
+{
+    taus2_first2(w, ARR_BATCH, x1, x2);
+}
+
+static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
+{
+    return (unsigned long)(m->exit_seed ^ (index * 0x9e3779b97f4a7c15ULL));
+}
+
 /* Host ticks/interrupts arriving while the handler runs are serviced in it
  * (local_irq_enable inside the exit); each one lengthens the window.
  * Arrivals while the guest runs are the trace's own DEC/EXTINT exits.
@@ -910,9 +937,33 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
  * calibration's finite differences stay smooth). */
 static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 {
+    unsigned long seed = exit_seed_of(m, m->exit_index);
+    double end = (double)h;
+    /* Most exits see no arrival: their generator's first two draws, made
+     * for ARR_BATCH exits at once (taus2.h), decide that without GSL. */
+    uint64_t k = m->exit_index - m->arr_base;
+    if (k >= m->arr_n) {
+        uint32_t w[ARR_BATCH];
+        for (unsigned i = 0; i < ARR_BATCH; i++)
+            w[i] = taus2_seed_word(exit_seed_of(m, m->exit_index + i));
+        arrival_draws(w, m->arr_x1, m->arr_x2);
+        m->arr_base = m->exit_index;
+        m->arr_n = ARR_BATCH;
+        k = 0;
+    }
+    {
+        double t0 = m->tick_period ? m->arr_x1[k] / 4294967296.0 *
+                                         (double)m->tick_period
+                                   : INFINITY;
+        uint32_t x = m->tick_period ? m->arr_x2[k] : m->arr_x1[k];
+        double i0 = m->irq_mean > 0
+                        ? m->irq_mean * (x / 4294967296.0) * (1 - 1e-12)
+                        : INFINITY;
+        if (t0 >= end && i0 >= end)
+            return 0;
+    }
     gsl_rng *r = m->rng_exit;
-    gsl_rng_set(r, (unsigned long)(m->exit_seed ^
-                                   (m->exit_index * 0x9e3779b97f4a7c15ULL)));
+    gsl_rng_set(r, seed);
     double tick_at = m->tick_period
                          ? gsl_rng_uniform(r) * (double)m->tick_period
                          : INFINITY;
@@ -924,7 +975,6 @@ static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
     bool irq_lazy = m->irq_mean > 0;
     double irq_u = irq_lazy ? gsl_rng_uniform(r) : 0;
     double irq_at = irq_lazy ? m->irq_mean * irq_u * (1 - 1e-12) : INFINITY;
-    double end = (double)h;
     uint64_t added = 0;
     for (;;) {
         if (irq_lazy && irq_at < end) {

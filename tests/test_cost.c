@@ -4,12 +4,14 @@
  * a guest shadow entry that then re-faults, heavy exits paying vcpu_put/
  * vcpu_load per entry, D-cache decay, seeded variability, determinism and
  * the accounting invariants of a model replay. */
+#include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cost.h"
 #include "insn440.h"
 #include "replay.h"
+#include "taus2.h"
 #include "testlib.h"
 #include "tlbword.h"
 
@@ -428,6 +430,40 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     cost_free(m);
 }
 
+/* The per-exit arrival fast path's draws (taus2.h) are GSL's taus2 draws
+ * bit for bit: seeds 0, 1, ones whose low 32 bits are 0, 1 or make the LCG
+ * adjustments fire, and a spread of large ones. */
+static void test_taus2_batch_is_gsl_taus2(void)
+{
+    enum { N = 4096 };
+    static unsigned long seeds[N];
+    static uint32_t w[N], x1[N], x2[N];
+    seeds[0] = 0;
+    seeds[1] = 1;
+    seeds[2] = 1ul << 32;
+    seeds[3] = (1ul << 32) + 1;
+    seeds[4] = 0xffffffffffffffffUL;
+    for (unsigned i = 5; i < N; i++)
+        seeds[i] = (unsigned long)(0x94d049bb133111ebULL ^
+                                   (i * 0x9e3779b97f4a7c15ULL));
+    for (unsigned i = 0; i < N; i++)
+        w[i] = taus2_seed_word(seeds[i]);
+    taus2_first2(w, N, x1, x2);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+    CU_ASSERT_FATAL(r != NULL);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < N; i++) {
+        gsl_rng_set(r, seeds[i]);
+        unsigned long a = gsl_rng_get(r), b = gsl_rng_get(r);
+        bad += a != x1[i] || b != x2[i];
+        gsl_rng_set(r, seeds[i]);
+        double u = gsl_rng_uniform(r);
+        bad += u != x1[i] / 4294967296.0;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    gsl_rng_free(r);
+}
+
 static void test_emul_wait_idles_until_guest_tick(void)
 {
     params p;
@@ -690,6 +726,7 @@ static CU_TestInfo tests[] = {
     {"preemption heavy tail is capped", test_preemption_heavy_tail_is_capped},
     {"host arrivals inside an exit lengthen it",
      test_host_arrivals_inside_an_exit_lengthen_it},
+    {"per-exit arrival draws are GSL taus2's", test_taus2_batch_is_gsl_taus2},
     {"EMUL_WAIT idles until the guest tick",
      test_emul_wait_idles_until_guest_tick},
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
