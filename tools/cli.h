@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cost.h"
 #include "sim_err.h"
 #include "stats.h"
+#include "table.h"
 
 int cli_trace(int argc, char **argv);  /* cli_trace.c: info|dump|pack|synth */
 int cli_replay(int argc, char **argv); /* cli_replay.c */
@@ -57,6 +59,15 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
 int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u);
 /* The deprecated --unit usec|ticks, the same choice: warns on stderr. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);
+/* --format of a table (kvm, debugfs, perf, csv, json): 0, or the usage
+ * error's exit code (2) naming the valid ones. */
+int cli_parse_table_fmt(const char *cmd, const char *arg, table_fmt *f);
+/* --guest-time trace|model: 0, or the usage error's exit code (2). */
+int cli_parse_guest_time(const char *cmd, const char *arg,
+                         cost_guest_mode *g);
+/* --threads N, 1..64: 0, or the usage error's exit code (2). */
+int cli_parse_threads(const char *cmd, const char *arg,
+                      unsigned long long *n);
 /* "2.6.29" or "3.1", as --accounting takes it. */
 const char *cli_accounting_name(stats_unit u);
 

@@ -169,14 +169,10 @@ int cli_replay(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': {
-            int f = table_fmt_from_name(optarg);
-            if (f < 0)
-                return cli_usage_error("replay", "unknown format '%s' (kvm, "
-                                       "debugfs, perf, csv, json)", optarg);
-            fmt = (table_fmt)f;
+        case 'f':
+            if (cli_parse_table_fmt("replay", optarg, &fmt))
+                return 2;
             break;
-        }
         case 'a':
             if (cli_parse_accounting("replay", optarg, &unit))
                 return 2;
@@ -205,11 +201,8 @@ int cli_replay(int argc, char **argv)
                                        "systemc)", optarg);
             break;
         case 'G':
-            if (!strcmp(optarg, "model"))
-                gmode = COST_GUEST_MODEL;
-            else if (strcmp(optarg, "trace") != 0)
-                return cli_usage_error("replay", "unknown --guest-time '%s' "
-                                       "(trace, model)", optarg);
+            if (cli_parse_guest_time("replay", optarg, &gmode))
+                return 2;
             break;
         case 'h': help(stdout); return 0;
         default:

@@ -294,19 +294,12 @@ int cli_sensitivity(int argc, char **argv)
             break;
         case 'R': so.replay = true; break;
         case 'g':
-            if (!strcmp(optarg, "trace"))
-                so.guest = COST_GUEST_TRACE;
-            else if (!strcmp(optarg, "model"))
-                so.guest = COST_GUEST_MODEL;
-            else
-                return cli_usage_error("sensitivity", "unknown --guest-time "
-                                       "'%s' (trace, model)", optarg);
+            if (cli_parse_guest_time("sensitivity", optarg, &so.guest))
+                return 2;
             break;
         case 'j':
-            if (cli_parse_u64(optarg, &threads) || threads == 0 ||
-                threads > 64)
-                return cli_usage_error("sensitivity", "--threads: expected "
-                                       "1..64, not '%s'", optarg);
+            if (cli_parse_threads("sensitivity", optarg, &threads))
+                return 2;
             break;
         case 'n':
             if (cli_parse_u64(optarg, &top))

@@ -255,19 +255,12 @@ int cli_sweep(int argc, char **argv)
             break;
         }
         case 'g':
-            if (!strcmp(optarg, "trace"))
-                guest = COST_GUEST_TRACE;
-            else if (!strcmp(optarg, "model"))
-                guest = COST_GUEST_MODEL;
-            else
-                return cli_usage_error("sweep", "unknown --guest-time '%s' "
-                                       "(trace, model)", optarg);
+            if (cli_parse_guest_time("sweep", optarg, &guest))
+                return 2;
             break;
         case 'j':
-            if (cli_parse_u64(optarg, &threads) || threads == 0 ||
-                threads > 64)
-                return cli_usage_error("sweep", "--threads: expected 1..64, "
-                                       "not '%s'", optarg);
+            if (cli_parse_threads("sweep", optarg, &threads))
+                return 2;
             break;
         case 'x':
             if (cli_parse_u64(optarg, &maxp))

@@ -108,14 +108,10 @@ int cli_whatif(int argc, char **argv)
                 return cli_usage_error("whatif", "unknown platform '%s' (c, "
                                        "systemc)", optarg);
             break;
-        case 'f': {
-            int x = table_fmt_from_name(optarg);
-            if (x < 0)
-                return cli_usage_error("whatif", "unknown format '%s' (kvm, "
-                                       "debugfs, perf, csv, json)", optarg);
-            fmt = (table_fmt)x;
+        case 'f':
+            if (cli_parse_table_fmt("whatif", optarg, &fmt))
+                return 2;
             break;
-        }
         case 'a':
             if (cli_parse_accounting("whatif", optarg, &unit))
                 return 2;

@@ -119,6 +119,37 @@ int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u)
     return 0;
 }
 
+int cli_parse_table_fmt(const char *cmd, const char *arg, table_fmt *f)
+{
+    int v = table_fmt_from_name(arg);
+    if (v < 0)
+        return cli_usage_error(cmd, "unknown format '%s' (kvm, debugfs, "
+                               "perf, csv, json)", arg);
+    *f = (table_fmt)v;
+    return 0;
+}
+
+int cli_parse_guest_time(const char *cmd, const char *arg, cost_guest_mode *g)
+{
+    if (!strcmp(arg, "trace"))
+        *g = COST_GUEST_TRACE;
+    else if (!strcmp(arg, "model"))
+        *g = COST_GUEST_MODEL;
+    else
+        return cli_usage_error(cmd, "unknown --guest-time '%s' (trace, "
+                               "model)", arg);
+    return 0;
+}
+
+int cli_parse_threads(const char *cmd, const char *arg,
+                      unsigned long long *n)
+{
+    if (cli_parse_u64(arg, n) || *n == 0 || *n > 64)
+        return cli_usage_error(cmd, "--threads: expected 1..64, not '%s'",
+                               arg);
+    return 0;
+}
+
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u)
 {
     if (!strcmp(arg, "usec"))
