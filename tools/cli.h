@@ -4,6 +4,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -65,6 +66,8 @@ int cli_parse_table_fmt(const char *cmd, const char *arg, table_fmt *f);
 /* --guest-time trace|model: 0, or the usage error's exit code (2). */
 int cli_parse_guest_time(const char *cmd, const char *arg,
                          cost_guest_mode *g);
+/* --platform c|systemc: *systemc set; 0, or the usage error's code (2). */
+int cli_parse_platform(const char *cmd, const char *arg, bool *systemc);
 /* --threads N, 1..64: 0, or the usage error's exit code (2). */
 int cli_parse_threads(const char *cmd, const char *arg,
                       unsigned long long *n);

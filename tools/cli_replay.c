@@ -194,11 +194,8 @@ int cli_replay(int argc, char **argv)
             sets[nsets++] = optarg;
             break;
         case 'L':
-            if (!strcmp(optarg, "systemc"))
-                systemc = true;
-            else if (strcmp(optarg, "c") != 0)
-                return cli_usage_error("replay", "unknown platform '%s' (c, "
-                                       "systemc)", optarg);
+            if (cli_parse_platform("replay", optarg, &systemc))
+                return 2;
             break;
         case 'G':
             if (cli_parse_guest_time("replay", optarg, &gmode))

@@ -102,11 +102,8 @@ int cli_whatif(int argc, char **argv)
             sets[nsets++] = optarg;
             break;
         case 'L':
-            if (!strcmp(optarg, "systemc"))
-                systemc = true;
-            else if (strcmp(optarg, "c") != 0)
-                return cli_usage_error("whatif", "unknown platform '%s' (c, "
-                                       "systemc)", optarg);
+            if (cli_parse_platform("whatif", optarg, &systemc))
+                return 2;
             break;
         case 'f':
             if (cli_parse_table_fmt("whatif", optarg, &fmt))

@@ -141,6 +141,15 @@ int cli_parse_guest_time(const char *cmd, const char *arg, cost_guest_mode *g)
     return 0;
 }
 
+int cli_parse_platform(const char *cmd, const char *arg, bool *systemc)
+{
+    if (strcmp(arg, "c") != 0 && strcmp(arg, "systemc") != 0)
+        return cli_usage_error(cmd, "unknown platform '%s' (c, systemc)",
+                               arg);
+    *systemc = !strcmp(arg, "systemc");
+    return 0;
+}
+
 int cli_parse_threads(const char *cmd, const char *arg,
                       unsigned long long *n)
 {
