@@ -6,6 +6,10 @@ sim_cli_test(whatif_list 0 "~pv:template-bytes=N" whatif --list)
 sim_cli_test(whatif_unknown_transform 2
   "~unknown transform 'pvv' \\(did you mean 'pv'\\?\\) \\(valid: pv, no-iccci"
   whatif @cost_mix.bin --transform pvv)
+# one error prefix (issue 10), not "sim whatif: whatif: ..."
+sim_cli_test(whatif_unknown_transform_one_prefix 2
+  "~^sim whatif: unknown transform 'pvv'"
+  whatif @cost_mix.bin --transform pvv)
 sim_cli_test(whatif_bad_option 2 "~unknown pv option 'bytes' \\(valid: template-bytes"
   whatif @cost_mix.bin --transform pv:bytes=3)
 sim_cli_test(whatif_bad_value 2 "~tlb-slots=4: expected N"

@@ -147,7 +147,7 @@ int cli_whatif(int argc, char **argv)
     whatif_chain *chain;
     sim_err e = whatif_chain_parse(&chain, spec);
     if (e != SIM_OK) {
-        fprintf(stderr, "sim whatif: %s\n", sim_errmsg());
+        cli_report(e); /* "sim whatif: ...", one prefix */
         fprintf(stderr, "transforms:\n");
         whatif_list(stderr);
         return 2;
