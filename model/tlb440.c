@@ -30,6 +30,12 @@ struct tlb440 {
      * or 2 (TS 1) */
     uint32_t g_lo[TLB440_MAX], g_hi[TLB440_MAX];
     uint8_t g_tid[TLB440_MAX], g_vts[TLB440_MAX];
+    /* the same as bit masks (bit i: guest entry i), so that the search
+     * visits only the entries that can match an AS and PID, in index
+     * order: valid in TS 0 / TS 1, TID 0, and TID == mask_pid (kept for
+     * the last PID searched: the guest changes PID rarely) */
+    uint64_t m_ts[2], m_tid0, m_pid;
+    uint8_t mask_pid;
     /* the last search: its result holds for every EA in [lo, hi] with the
      * same AS and PID until the guest TLB changes (the search is const to
      * callers; the memo is invisible state) */
@@ -78,6 +84,21 @@ static void gtlb_index_entry(tlb440 *t, unsigned i)
     t->g_hi[i] = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
     t->g_tid[i] = (uint8_t)tlbw_tid(g->tid);
     t->g_vts[i] = tlbw_v(g->w0) ? (uint8_t)(1 + tlbw_ts(g->w0)) : 0;
+    uint64_t bit = 1ull << i, v = tlbw_v(g->w0) ? bit : 0;
+    t->m_ts[0] = (t->m_ts[0] & ~bit) | (tlbw_ts(g->w0) ? 0 : v);
+    t->m_ts[1] = (t->m_ts[1] & ~bit) | (tlbw_ts(g->w0) ? v : 0);
+    t->m_tid0 = (t->m_tid0 & ~bit) | (t->g_tid[i] == 0 ? bit : 0);
+    t->m_pid = (t->m_pid & ~bit) | (t->g_tid[i] == t->mask_pid ? bit : 0);
+}
+
+/* m_pid for another PID (a scan of the guest TLB). */
+static void gtlb_mask_pid(tlb440 *t, uint8_t pid)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < t->c.gtlb_entries; i++)
+        m |= (uint64_t)(t->g_tid[i] == pid) << i;
+    t->m_pid = m;
+    t->mask_pid = pid;
 }
 
 void tlb440_reset(tlb440 *t)
@@ -172,14 +193,19 @@ int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
             *scanned = t->memo.scanned;
         return t->memo.index;
     }
+    if (p8 != t->mask_pid)
+        gtlb_mask_pid(mt, p8);
     /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays, while
-     * narrowing [lo, hi] to the EAs for which the answer is the same */
+     * narrowing [lo, hi] to the EAs for which the answer is the same; only
+     * the entries that can match this AS and PID are visited, in index
+     * order (the others match no EA) */
+    uint64_t cand = t->m_ts[as & 1u] & (t->m_tid0 | t->m_pid);
     uint32_t lo = 0, hi = UINT32_MAX;
     int found = -1;
-    unsigned n = t->c.gtlb_entries, i;
-    for (i = 0; i < n; i++) {
-        if (t->g_vts[i] != want || (t->g_tid[i] != 0 && t->g_tid[i] != p8))
-            continue; /* matches no EA for this AS and PID */
+    unsigned n = t->c.gtlb_entries, i = 0;
+    while (cand) {
+        i = (unsigned)__builtin_ctzll(cand);
+        cand &= cand - 1;
         if (ea < t->g_lo[i]) {
             if (t->g_lo[i] - 1 < hi)
                 hi = t->g_lo[i] - 1;

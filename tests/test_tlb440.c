@@ -323,23 +323,39 @@ static void test_vcpu_put_load_round_trip(void)
     tlb440_free(t);
 }
 
-/* The search remembers the EA range over which its last answer holds;
- * against a plain scan with tlbw_match over random tables and EAs. */
+/* Well-mixed 32-bit draws for the random tables below (the high half of
+ * a 64-bit LCG: the low bits of a 32-bit one repeat with short periods). */
+static uint32_t draw32(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*x >> 32);
+}
+
+/* The search remembers the EA range over which its last answer holds and
+ * visits only the entries its masks (TS, TID 0, the PID) allow; against a
+ * plain scan with tlbw_match over random tables, PIDs and EAs, with resets
+ * on the way (the masks must follow them too). */
 static void test_search_memo_agrees_with_plain_scan(void)
 {
     tlb440 *t = mk();
-    uint32_t x = 12345;
+    uint64_t x = 12345;
+    unsigned found = 0;
     for (int round = 0; round < 20000; round++) {
-        x = x * 1103515245u + 12345u;
+        if (round % 5000 == 4999)
+            tlb440_reset(t);
         if (round % 16 == 0) { /* a guest tlbwe somewhere */
-            unsigned size = (unsigned[]){0, 1, 2, 3, 4, 5, 7, 9}[(x >> 8) & 7];
-            tlb440_entry e = {(x >> 3) & 3, 0, 0, TLBW2_S_PERMS};
-            e.w0 = tlbw_make_w0(0xc0000000u + ((x >> 12) & 0xfff) * 0x4000u,
-                                size, (x & 1) != 0, (x >> 1) & 1);
-            tlb440_gtlb_write(t, (x >> 20) % 64, &e);
+            uint32_t y = draw32(&x);
+            unsigned size = (unsigned[]){0, 1, 2, 3, 4, 5, 7, 9}[y & 7];
+            tlb440_entry e = {(y >> 3) & 3, 0, 0, TLBW2_S_PERMS};
+            e.w0 = tlbw_make_w0(0xc0000000u + ((y >> 8) & 0xfff) * 0x4000u,
+                                size, ((y >> 5) & 3) != 0, (y >> 7) & 1);
+            tlb440_gtlb_write(t, (y >> 20) % 64, &e);
         }
-        uint32_t ea = 0xc0000000u + ((x >> 7) & 0x3ffffff);
-        unsigned as = (x >> 30) & 1, pid = (x >> 28) & 3, sc = 0;
+        uint32_t y = draw32(&x);
+        uint32_t ea = 0xc0000000u + (y & 0x3ffffff);
+        /* the PID changes at every search, or stays for 64 of them */
+        unsigned as = (y >> 30) & 1, sc = 0;
+        unsigned pid = round & 1024 ? (unsigned)(round >> 6) & 3 : (y >> 26) & 3;
         int got = tlb440_gtlb_search(t, ea, as, pid, &sc);
         int want = -1;
         unsigned wsc = 64;
@@ -353,8 +369,9 @@ static void test_search_memo_agrees_with_plain_scan(void)
         }
         CU_ASSERT_EQUAL(got, want);
         CU_ASSERT_EQUAL(sc, wsc);
+        found += want >= 0;
         /* a nearby EA: the memo's range must be exact */
-        uint32_t ea2 = ea + ((x >> 4) & 0xffff) - 0x8000;
+        uint32_t ea2 = ea + (draw32(&x) & 0xffff) - 0x8000;
         got = tlb440_gtlb_search(t, ea2, as, pid, &sc);
         want = -1;
         for (unsigned i = 0; i < 64 && want < 0; i++) {
@@ -364,6 +381,8 @@ static void test_search_memo_agrees_with_plain_scan(void)
         }
         CU_ASSERT_EQUAL(got, want);
     }
+    /* the tables were neither empty nor all-covering */
+    CU_ASSERT(found > 2000 && found < 18000);
     tlb440_free(t);
 }
 
