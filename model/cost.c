@@ -113,6 +113,10 @@ struct cost_model {
     /* slot version when each hinted page was last seen there */
     uint32_t seen_common[N_HINT], seen_path[N_HINT], seen_irq[64];
     const uint32_t *slot_ver;
+    /* the UTLB's write counter when each page group was last found all
+     * present (none of its slots can have changed while it is the same) */
+    const uint64_t *utlb_gen;
+    uint64_t gen_common, gen_path, gen_irq;
     unsigned qemu_round, assumed;
     int internal_host;
     uint64_t tick_period;
@@ -431,6 +435,7 @@ static sim_err create(cost_model **mp, const params *p, bool units_only)
     m->iccci = true;
     m->units_only = units_only;
     m->slot_ver = tlb440_slot_versions(m->tlb);
+    m->utlb_gen = tlb440_write_gen(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
     *mp = m;
@@ -503,6 +508,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
         m->hint_common[i] = m->hint_path[i] = -1;
     for (int i = 0; i < 64; i++)
         m->hint_irq[i] = -1;
+    m->gen_common = m->gen_path = m->gen_irq = UINT64_MAX; /* never seen */
     m->now = 0;
     m->dcold = 1.0; /* the first exit finds nothing of the handler's data */
     m->qemu_round = m->assumed = 0;
@@ -557,21 +563,29 @@ void cost_state(cost_model *m, const trace_rec *r)
 
 /* Host accesses to n pages from base, each with its slot memo; returns
  * the misses' cycles. A page still in the slot where it was last seen (slot
- * version unchanged) hits without asking the soft TLB. */
+ * version unchanged) hits without asking the soft TLB; all of them do while
+ * no UTLB slot has changed since the group was last accessed (*gen). */
 static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
-                                  int *hints, uint32_t *seen)
+                                  int *hints, uint32_t *seen, uint64_t *gen)
 {
+    if (*gen == *m->utlb_gen) {
+        feat_add(m, CFEAT_hostmiss, 0);
+        return 0;
+    }
     unsigned misses = 0;
     const uint32_t *ver = m->slot_ver;
     for (unsigned i = 0; i < n; i++) {
         if (hints[i] >= 0 && ver[hints[i]] == seen[i])
             continue;
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
-        seen[i] = ver[hints[i]];
+        if (hints[i] >= 0) /* (a pinned page has no slot) */
+            seen[i] = ver[hints[i]];
     }
     feat_add(m, CFEAT_hostmiss, misses);
-    if (!misses) /* the common case: skip the conversion's latency */
+    if (!misses) { /* the common case: skip the conversion's latency */
+        *gen = *m->utlb_gen; /* (a fill may have evicted another page) */
         return 0;
+    }
     return cyc(misses * m->k_host_miss);
 }
 
@@ -633,7 +647,8 @@ static uint64_t hostirq_common(cost_model *m)
     const params *p = &m->p;
     uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
     unsigned n = (unsigned)P(p, hostirq_host_pages);
-    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
+    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq,
+                    &m->gen_irq);
     feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
@@ -830,10 +845,12 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
 
     /* UTLB: the module pages every exit touches, plus the path's own */
     v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
-                                m->hint_common, m->seen_common);
+                                m->hint_common, m->seen_common,
+                                &m->gen_common);
     if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
         v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
-                                     m->hint_path, m->seen_path);
+                                     m->hint_path, m->seen_path,
+                                     &m->gen_path);
 
     if (pa & PATH_EMUL) {
         insn_class c = classify_inst(m, r->inst, t);
@@ -1130,10 +1147,12 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
                   COST_DRAW, handler, guest);
         return;
     }
-    /* ticks -> cycles for the model's clock and D-cache decay */
-    double c = m->tb_hz == m->core_hz ? (double)r->guest
-                                      : (double)r->guest / m->tb_per_cycle;
-    exit_impl(m, r, 0, cyc(c), handler, guest);
+    /* ticks -> cycles for the model's clock and D-cache decay (the same
+     * count when they run at one rate: cyc of a whole number is itself) */
+    uint64_t c = m->tb_hz == m->core_hz
+                     ? r->guest
+                     : cyc((double)r->guest / m->tb_per_cycle);
+    exit_impl(m, r, 0, c, handler, guest);
 }
 
 void cost_guest_counts(const cost_model *m, uint64_t *from_trace,

@@ -25,11 +25,10 @@ struct tlb440 {
     unsigned index; /* tlb_44x_index */
     unsigned pid;   /* guest PID */
     tlb440_entry gtlb[TLB440_MAX];
-    /* the guest TLB again as flat arrays for the linear search: first and
-     * last EA (clamped to 32 bits), TID, and V|TS as 0 (invalid), 1 (TS 0)
-     * or 2 (TS 1) */
+    /* the guest TLB again as flat arrays for the search: first and
+     * last EA (clamped to 32 bits), TID */
     uint32_t g_lo[TLB440_MAX], g_hi[TLB440_MAX];
-    uint8_t g_tid[TLB440_MAX], g_vts[TLB440_MAX];
+    uint8_t g_tid[TLB440_MAX];
     /* the same as bit masks (bit i: guest entry i), so that the search
      * visits only the entries that can match an AS and PID, in index
      * order: valid in TS 0 / TS 1, TID 0, and TID == mask_pid (kept for
@@ -47,6 +46,7 @@ struct tlb440 {
         unsigned scanned;
     } memo;
     uint32_t version[TLB440_MAX]; /* bumped by every write of a UTLB slot */
+    uint64_t gen;                 /* ... and this with any of them */
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -83,7 +83,6 @@ static void gtlb_index_entry(tlb440 *t, unsigned i)
     t->g_lo[i] = tlbw_epn(g->w0);
     t->g_hi[i] = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
     t->g_tid[i] = (uint8_t)tlbw_tid(g->tid);
-    t->g_vts[i] = tlbw_v(g->w0) ? (uint8_t)(1 + tlbw_ts(g->w0)) : 0;
     uint64_t bit = 1ull << i, v = tlbw_v(g->w0) ? bit : 0;
     t->m_ts[0] = (t->m_ts[0] & ~bit) | (tlbw_ts(g->w0) ? 0 : v);
     t->m_ts[1] = (t->m_ts[1] & ~bit) | (tlbw_ts(g->w0) ? v : 0);
@@ -106,10 +105,12 @@ void tlb440_reset(tlb440 *t)
     tlb440_config c = t->c;
     uint32_t ver[TLB440_MAX];
     memcpy(ver, t->version, sizeof ver);
+    uint64_t gen = t->gen;
     memset(t, 0, sizeof *t);
     t->c = c;
     for (unsigned i = 0; i < TLB440_MAX; i++) /* every slot changed */
         t->version[i] = ver[i] + 1;
+    t->gen = gen + 1;
     t->hwater = c.utlb_entries - 1 - c.utlb_pinned;
     /* kvmppc_core_vcpu_setup: 16 MB of RAM at 0 and the UART */
     t->gtlb[0] = (tlb440_entry){0, tlbw_make_w0(0, TLBSZ_16M, true, 0), 0,
@@ -135,6 +136,17 @@ unsigned tlb440_hwater(const tlb440 *t)
 const uint32_t *tlb440_slot_versions(const tlb440 *t)
 {
     return t->version;
+}
+const uint64_t *tlb440_write_gen(const tlb440 *t)
+{
+    return &t->gen;
+}
+
+/* UTLB slot i was written or invalidated. */
+static inline void slot_changed(tlb440 *t, unsigned i)
+{
+    t->version[i]++;
+    t->gen++;
 }
 
 const tlb440_stats *tlb440_get_stats(const tlb440 *t)
@@ -162,7 +174,7 @@ static bool release(tlb440 *t, unsigned slot)
     if (!t->ref[slot].held)
         return false;
     t->utlb[slot].w0 &= ~TLBW0_V;
-    t->version[slot]++;
+    slot_changed(t, slot);
     t->ref[slot].held = false;
     t->st.releases++;
     return true;
@@ -328,7 +340,7 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
     }
     w2 |= TLBW2_S_PERMS | TLBW2_M;
     uint8_t tid = !(tlbw_tid(g->tid));
-    t->version[v]++;
+    slot_changed(t, v);
     t->utlb[v] = (tlb440_entry){tid, tlbw_make_w0(epn, size, true, 1),
                                 tlbw_make_w1(ra), w2};
     t->ref[v] = (shadow_ref){true, (uint8_t)gindex, tid};
@@ -347,7 +359,7 @@ void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
     tlb440_map_info mi = {.victim = v};
     mi.released = release(t, v);
     mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
-    t->version[v]++;
+    slot_changed(t, v);
     t->utlb[v] =
         (tlb440_entry){0, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
                        tlbw_make_w1(ra & ~(uint64_t)4095),
@@ -388,7 +400,7 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
     if (is_guest_slot(&t->utlb[v]))
         t->st.host_evicted_guest++;
     /* host kernel mappings: TS 0, TID 0 */
-    t->version[v]++;
+    slot_changed(t, v);
     t->utlb[v] = (tlb440_entry){
         0, tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K, true, 0),
         tlbw_make_w1(ea & ~(HOST_PAGE - 1u)), TLBW2_S_PERMS | TLBW2_M};
@@ -413,7 +425,7 @@ unsigned tlb440_vcpu_put(tlb440 *t)
         if (t->saved_valid[i]) {
             t->saved[i] = t->utlb[i];
             t->utlb[i].w0 &= ~TLBW0_V;
-            t->version[i]++;
+            slot_changed(t, i);
             n++;
         }
     }
@@ -428,7 +440,7 @@ unsigned tlb440_flush_host(tlb440 *t)
     for (unsigned i = 0; i <= t->hwater; i++)
         if (tlbw_v(t->utlb[i].w0) && tlbw_ts(t->utlb[i].w0) == 0) {
             t->utlb[i].w0 &= ~TLBW0_V;
-            t->version[i]++;
+            slot_changed(t, i);
             n++;
         }
     return n;
@@ -440,7 +452,7 @@ unsigned tlb440_vcpu_load(tlb440 *t)
     for (unsigned i = 0; i <= t->hwater; i++)
         if (t->saved_valid[i]) {
             t->utlb[i] = t->saved[i];
-            t->version[i]++;
+            slot_changed(t, i);
             t->saved_valid[i] = false;
             n++;
         }
