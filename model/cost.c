@@ -122,11 +122,12 @@ struct cost_model {
     uint64_t tick_period;
     gsl_rng *rng_exit; /* per-exit host arrivals (taus2: cheap to seed) */
     uint64_t exit_index, exit_seed;
-    /* the first two raw draws of the per-exit generators of exits
-     * arr_base .. arr_base + ARR_BATCH - 1 (arr_n of them valid) */
+    /* for exits arr_base .. arr_base + ARR_BATCH - 1 (arr_n of them
+     * valid), the earlier of the first host tick and device interrupt
+     * their generators' first two raw draws put in the exit (cycles) */
     uint64_t arr_base;
     unsigned arr_n;
-    uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
+    double arr_first[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
     uint32_t ic_key[ICLASS_CACHE];
@@ -954,33 +955,33 @@ static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
  * calibration's finite differences stay smooth). */
 static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 {
-    unsigned long seed = exit_seed_of(m, m->exit_index);
     double end = (double)h;
     /* Most exits see no arrival: their generator's first two draws, made
      * for ARR_BATCH exits at once (taus2.h), decide that without GSL. */
     uint64_t k = m->exit_index - m->arr_base;
     if (k >= m->arr_n) {
-        uint32_t w[ARR_BATCH];
+        uint32_t w[ARR_BATCH], x1[ARR_BATCH], x2[ARR_BATCH];
         for (unsigned i = 0; i < ARR_BATCH; i++)
             w[i] = taus2_seed_word(exit_seed_of(m, m->exit_index + i));
-        arrival_draws(w, m->arr_x1, m->arr_x2);
+        arrival_draws(w, x1, x2);
+        for (unsigned i = 0; i < ARR_BATCH; i++) {
+            double t0 = m->tick_period
+                            ? x1[i] / 4294967296.0 * (double)m->tick_period
+                            : INFINITY;
+            uint32_t x = m->tick_period ? x2[i] : x1[i];
+            double i0 = m->irq_mean > 0
+                            ? m->irq_mean * (x / 4294967296.0) * (1 - 1e-12)
+                            : INFINITY;
+            m->arr_first[i] = t0 < i0 ? t0 : i0;
+        }
         m->arr_base = m->exit_index;
         m->arr_n = ARR_BATCH;
         k = 0;
     }
-    {
-        double t0 = m->tick_period ? m->arr_x1[k] / 4294967296.0 *
-                                         (double)m->tick_period
-                                   : INFINITY;
-        uint32_t x = m->tick_period ? m->arr_x2[k] : m->arr_x1[k];
-        double i0 = m->irq_mean > 0
-                        ? m->irq_mean * (x / 4294967296.0) * (1 - 1e-12)
-                        : INFINITY;
-        if (t0 >= end && i0 >= end)
-            return 0;
-    }
+    if (m->arr_first[k] >= end)
+        return 0;
     gsl_rng *r = m->rng_exit;
-    gsl_rng_set(r, seed);
+    gsl_rng_set(r, exit_seed_of(m, m->exit_index));
     double tick_at = m->tick_period
                          ? gsl_rng_uniform(r) * (double)m->tick_period
                          : INFINITY;
@@ -1506,10 +1507,20 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
     return SIM_OK;
 }
 
+static sim_err hook_cost_many(void *ctx, const trace_rec *r, size_t n,
+                              uint32_t *handler, uint32_t *guest, size_t *done)
+{
+    for (size_t i = 0; i < n; i++)
+        (void)hook_cost(ctx, &r[i], &handler[i], &guest[i]); /* SIM_OK */
+    *done = n;
+    return SIM_OK;
+}
+
 void cost_replay_hook(cost_model *m, replay_cost_model *hook)
 {
     hook->name = "sim440-cost";
     hook->ctx = m;
     hook->begin = hook_begin;
     hook->cost = hook_cost;
+    hook->cost_many = hook_cost_many;
 }

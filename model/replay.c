@@ -110,6 +110,9 @@ static size_t replay_measured_chunk(stats *s, const trace_rec *recs, size_t n,
     return measured_chunk(s, recs, n, next_tb, res, base, false);
 }
 
+/* Records per cost_many call: the ticks of a batch fit in L1. */
+#define COST_BATCH 256
+
 /* One chunk through a cost model: the timeline is rebuilt from the
  * predicted ticks, starting at the first exit's timebase.
  *
@@ -126,40 +129,51 @@ static sim_err replay_model_chunk(stats *s, const trace_rec *recs, size_t n,
     bool in_guest = s->in_guest;
     uint64_t t = *now, nexit = res->exits;
     sim_err e = SIM_OK;
-    for (size_t i = 0; i < n; i++) {
-        const trace_rec *r = &recs[i];
-        uint32_t handler = 0, guest = 0;
-        e = m->cost(m->ctx, r, &handler, &guest);
-        if (e != SIM_OK)
-            break;
-        if (r->kind != TREC_EXIT)
-            continue;
-        if (nexit == 0)
-            t = r->tb;
-        nexit++;
-        /* stats_exit(s, t, r->type) */
-        if (__builtin_expect(exits == 0 || !in_guest || t < last_enter, 0)) {
-            if (exits == 0)
-                s->first_exit = t;
-            else if (s->order_errors++ == 0)
+    uint32_t hs[COST_BATCH], gs[COST_BATCH];
+    for (size_t at = 0; at < n && e == SIM_OK; at += COST_BATCH) {
+        size_t k = n - at < COST_BATCH ? n - at : COST_BATCH, done = 0;
+        if (m->cost_many)
+            e = m->cost_many(m->ctx, recs + at, k, hs, gs, &done);
+        else
+            for (; done < k; done++) {
+                hs[done] = gs[done] = 0;
+                e = m->cost(m->ctx, &recs[at + done], &hs[done], &gs[done]);
+                if (e != SIM_OK)
+                    break;
+            }
+        for (size_t i = 0; i < done; i++) {
+            const trace_rec *r = &recs[at + i];
+            if (r->kind != TREC_EXIT)
+                continue;
+            if (nexit == 0)
+                t = r->tb;
+            nexit++;
+            /* stats_exit(s, t, r->type) */
+            if (__builtin_expect(exits == 0 || !in_guest || t < last_enter,
+                                 0)) {
+                if (exits == 0)
+                    s->first_exit = t;
+                else if (s->order_errors++ == 0)
+                    s->first_order_error_index = exits;
+            }
+            if (__builtin_expect(
+                    last_type >= 0 && in_guest && t >= last_enter, 1)) {
+                stats_add(s, last_type, last_enter - last_exit);
+                stats_add(s, EXIT_TIMEINGUEST, t - last_enter);
+            }
+            last_exit = t;
+            last_type = r->type;
+            exits++;
+            /* stats_enter(s, t + handler) */
+            t += hs[i];
+            if (__builtin_expect(t < last_exit, 0) &&
+                s->order_errors++ == 0)
                 s->first_order_error_index = exits;
+            last_enter = t;
+            entries++;
+            in_guest = true;
+            t += gs[i];
         }
-        if (__builtin_expect(last_type >= 0 && in_guest && t >= last_enter,
-                             1)) {
-            stats_add(s, last_type, last_enter - last_exit);
-            stats_add(s, EXIT_TIMEINGUEST, t - last_enter);
-        }
-        last_exit = t;
-        last_type = r->type;
-        exits++;
-        /* stats_enter(s, t + handler) */
-        t += handler;
-        if (__builtin_expect(t < last_exit, 0) && s->order_errors++ == 0)
-            s->first_order_error_index = exits;
-        last_enter = t;
-        entries++;
-        in_guest = true;
-        t += guest;
     }
     s->last_type = last_type;
     s->last_exit = s->last_exit_tb = last_exit;
