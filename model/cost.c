@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "insn440.h"
 #include "taus2.h"
@@ -113,10 +116,6 @@ struct cost_model {
     /* slot version when each hinted page was last seen there */
     uint32_t seen_common[N_HINT], seen_path[N_HINT], seen_irq[64];
     const uint32_t *slot_ver;
-    /* the UTLB's write counter when each page group was last found all
-     * present (none of its slots can have changed while it is the same) */
-    const uint64_t *utlb_gen;
-    uint64_t gen_common, gen_path, gen_irq;
     unsigned qemu_round, assumed;
     int internal_host;
     uint64_t tick_period;
@@ -231,7 +230,15 @@ static unsigned path_of(exit_type t)
  * integers in one instruction, unsigned ones in a branchy sequence. */
 static uint64_t cyc(double x)
 {
-    return x > 0 ? (uint64_t)(int64_t)(x + 0.5) : 0;
+    /* x <= 0 (and NaN) give 0: x > 0 ? x : 0 is SSE2's maxsd, which the
+     * compiler would not use by itself (a branch, mispredicted where x is
+     * sometimes 0) */
+#ifdef __SSE2__
+    double y = _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
+#else
+    double y = x > 0 ? x : 0.0;
+#endif
+    return (uint64_t)(int64_t)(y + 0.5);
 }
 static double dbl(uint64_t c)
 {
@@ -436,7 +443,6 @@ static sim_err create(cost_model **mp, const params *p, bool units_only)
     m->iccci = true;
     m->units_only = units_only;
     m->slot_ver = tlb440_slot_versions(m->tlb);
-    m->utlb_gen = tlb440_write_gen(m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
     *mp = m;
@@ -509,7 +515,6 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
         m->hint_common[i] = m->hint_path[i] = -1;
     for (int i = 0; i < 64; i++)
         m->hint_irq[i] = -1;
-    m->gen_common = m->gen_path = m->gen_irq = UINT64_MAX; /* never seen */
     m->now = 0;
     m->dcold = 1.0; /* the first exit finds nothing of the handler's data */
     m->qemu_round = m->assumed = 0;
@@ -564,17 +569,21 @@ void cost_state(cost_model *m, const trace_rec *r)
 
 /* Host accesses to n pages from base, each with its slot memo; returns
  * the misses' cycles. A page still in the slot where it was last seen (slot
- * version unchanged) hits without asking the soft TLB; all of them do while
- * no UTLB slot has changed since the group was last accessed (*gen). */
+ * version unchanged) hits without asking the soft TLB. That all of them do
+ * (nearly always) is found without a branch per page. */
 static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
-                                  int *hints, uint32_t *seen, uint64_t *gen)
+                                  int *hints, uint32_t *seen)
 {
-    if (*gen == *m->utlb_gen) {
+    const uint32_t *ver = m->slot_ver;
+    uint32_t stale = 0;
+    for (unsigned i = 0; i < n; i++) /* (a page without a hint is stale) */
+        stale |= (uint32_t)(hints[i] < 0) |
+                 (ver[(unsigned)hints[i] & (TLB440_MAX - 1)] ^ seen[i]);
+    if (__builtin_expect(!stale, 1)) {
         feat_add(m, CFEAT_hostmiss, 0);
         return 0;
     }
     unsigned misses = 0;
-    const uint32_t *ver = m->slot_ver;
     for (unsigned i = 0; i < n; i++) {
         if (hints[i] >= 0 && ver[hints[i]] == seen[i])
             continue;
@@ -583,10 +592,8 @@ static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
             seen[i] = ver[hints[i]];
     }
     feat_add(m, CFEAT_hostmiss, misses);
-    if (!misses) { /* the common case: skip the conversion's latency */
-        *gen = *m->utlb_gen; /* (a fill may have evicted another page) */
+    if (!misses) /* skip the conversion's latency */
         return 0;
-    }
     return cyc(misses * m->k_host_miss);
 }
 
@@ -648,8 +655,7 @@ static uint64_t hostirq_common(cost_model *m)
     const params *p = &m->p;
     uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
     unsigned n = (unsigned)P(p, hostirq_host_pages);
-    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq,
-                    &m->gen_irq);
+    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
     feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
@@ -846,12 +852,10 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
 
     /* UTLB: the module pages every exit touches, plus the path's own */
     v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
-                                m->hint_common, m->seen_common,
-                                &m->gen_common);
+                                m->hint_common, m->seen_common);
     if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
         v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
-                                     m->hint_path, m->seen_path,
-                                     &m->gen_path);
+                                     m->hint_path, m->seen_path);
 
     if (pa & PATH_EMUL) {
         insn_class c = classify_inst(m, r->inst, t);
@@ -879,9 +883,12 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         }
     }
     if (pa & PATH_TLBMISS) {
-        uint32_t ea = r->addr;
-        if (t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL)
-            ea = r->addr ? r->addr : r->pc;
+        /* an instruction miss without an address: at the pc (a select:
+         * which it is varies from exit to exit) */
+        uint32_t ea = r->addr, pc = r->pc;
+        bool itlb = t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL;
+        uint32_t use_pc = -(uint32_t)(itlb & (ea == 0));
+        ea = (pc & use_pc) | (ea & ~use_pc);
         unsigned scanned = 0;
         int g;
         if (pa & PATH_MAP)

@@ -46,7 +46,6 @@ struct tlb440 {
         unsigned scanned;
     } memo;
     uint32_t version[TLB440_MAX]; /* bumped by every write of a UTLB slot */
-    uint64_t gen;                 /* ... and this with any of them */
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -105,12 +104,10 @@ void tlb440_reset(tlb440 *t)
     tlb440_config c = t->c;
     uint32_t ver[TLB440_MAX];
     memcpy(ver, t->version, sizeof ver);
-    uint64_t gen = t->gen;
     memset(t, 0, sizeof *t);
     t->c = c;
     for (unsigned i = 0; i < TLB440_MAX; i++) /* every slot changed */
         t->version[i] = ver[i] + 1;
-    t->gen = gen + 1;
     t->hwater = c.utlb_entries - 1 - c.utlb_pinned;
     /* kvmppc_core_vcpu_setup: 16 MB of RAM at 0 and the UART */
     t->gtlb[0] = (tlb440_entry){0, tlbw_make_w0(0, TLBSZ_16M, true, 0), 0,
@@ -137,16 +134,11 @@ const uint32_t *tlb440_slot_versions(const tlb440 *t)
 {
     return t->version;
 }
-const uint64_t *tlb440_write_gen(const tlb440 *t)
-{
-    return &t->gen;
-}
 
 /* UTLB slot i was written or invalidated. */
 static inline void slot_changed(tlb440 *t, unsigned i)
 {
     t->version[i]++;
-    t->gen++;
 }
 
 const tlb440_stats *tlb440_get_stats(const tlb440 *t)
@@ -199,8 +191,9 @@ int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
 {
     uint8_t want = (uint8_t)(1 + (as & 1u)), p8 = (uint8_t)pid;
     tlb440 *mt = (tlb440 *)t; /* the memo only */
-    if (t->memo.valid && t->memo.as == want && t->memo.pid == p8 &&
-        ea >= t->memo.lo && ea <= t->memo.hi) {
+    /* one branch (&, not &&): whether the memo holds is as good as random */
+    if (t->memo.valid & (t->memo.as == want) & (t->memo.pid == p8) &
+        (ea >= t->memo.lo) & (ea <= t->memo.hi)) {
         if (scanned)
             *scanned = t->memo.scanned;
         return t->memo.index;
@@ -218,17 +211,17 @@ int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
     while (cand) {
         i = (unsigned)__builtin_ctzll(cand);
         cand &= cand - 1;
-        if (ea < t->g_lo[i]) {
-            if (t->g_lo[i] - 1 < hi)
-                hi = t->g_lo[i] - 1;
-        } else if (ea > t->g_hi[i]) {
-            if (t->g_hi[i] + 1 > lo)
-                lo = t->g_hi[i] + 1;
-        } else {
-            if (t->g_lo[i] > lo)
-                lo = t->g_lo[i];
-            if (t->g_hi[i] < hi)
-                hi = t->g_hi[i];
+        /* selects rather than branches: whether ea lies below, above or
+         * in an entry is as good as random */
+        uint32_t elo = t->g_lo[i], ehi = t->g_hi[i];
+        bool below = ea < elo, above = ea > ehi;
+        uint32_t take_hi = -(uint32_t)(below & (elo - 1 < hi));
+        uint32_t take_lo = -(uint32_t)(above & (ehi + 1 > lo));
+        hi = ((elo - 1) & take_hi) | (hi & ~take_hi);
+        lo = ((ehi + 1) & take_lo) | (lo & ~take_lo);
+        if (!below && !above) {
+            lo = elo > lo ? elo : lo;
+            hi = ehi < hi ? ehi : hi;
             found = (int)i;
             break;
         }

@@ -147,9 +147,6 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint);
  * invalidated: a caller that saw its page in slot s at version v knows it
  * is still there while version[s] == v (an O(1) check without a call). */
 const uint32_t *tlb440_slot_versions(const tlb440 *t);
-/* A counter bumped with every slot version (and by tlb440_reset): while it
- * is unchanged, no slot of the UTLB has changed. */
-const uint64_t *tlb440_write_gen(const tlb440 *t);
 
 /* Number of valid TS=1 (guest shadow) entries in the UTLB. */
 unsigned tlb440_guest_entries(const tlb440 *t);
