@@ -353,14 +353,20 @@ static void test_heavy_exit_pays_put_and_load_per_entry(void)
     cost_free(m);
 }
 
-static void test_dcache_warmth_decays_with_guest_time(void)
+/* 100 common data lines at 1 cycle each, decaying with 1000 cycles. */
+static cost_model *mk_decay(void)
 {
     params p;
     quiet(&p);
     P(&p, common_data_lines) = 100;
     P(&p, dcache_miss_cycles) = 1;
     P(&p, dcache_decay_cycles) = 1000;
-    cost_model *m = mk(&p);
+    return mk(&p);
+}
+
+static void test_dcache_warmth_decays_with_guest_time(void)
+{
+    cost_model *m = mk_decay();
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
     CU_ASSERT_EQUAL(handler_of(m, r, 0), 100);    /* first exit: all cold */
     CU_ASSERT_EQUAL(handler_of(m, r, 100000), 0); /* right after: warm */
@@ -470,12 +476,7 @@ static void test_taus2_batch_is_gsl_taus2(void)
  * exit's run. */
 static void test_recorder_gives_the_run_before_the_exit(void)
 {
-    params p;
-    quiet(&p);
-    P(&p, common_data_lines) = 100;
-    P(&p, dcache_miss_cycles) = 1;
-    P(&p, dcache_decay_cycles) = 1000;
-    cost_model *m = mk(&p);
+    cost_model *m = mk_decay();
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
     CU_ASSERT_EQUAL(handler_of(m, r, 0), 100); /* first exit: all cold */
     /* the previous exit was told 0 instructions, but 100000 ran since */
