@@ -32,6 +32,7 @@ enum {
     PATH_WAIT = 1 << 8,     /* guest idles (EMUL_WAIT) */
     PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
     PATH_MAGIC = 1 << 10,   /* PV magic page mapped (DTLBPV) */
+    PATH_SCHED = 1 << 11,   /* the vcpu thread can be scheduled out */
 };
 
 #define PAGE_COMMON    0xd1000000u /* kvm module text/data (vmalloc) */
@@ -125,6 +126,13 @@ struct cost_model {
     uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
+    /* Off-CPU time of the vcpu thread that host events asked for (a
+     * device interrupt's woken work, a preemption): served at the exit's
+     * scheduling point (served: this exit's), or pending until the next
+     * exit that has one (pend_work / pend_pre, pend_tasks preemptions) */
+    bool cur_sched;
+    uint64_t served, pend_work, pend_pre;
+    unsigned pend_tasks;
     uint32_t ic_key[ICLASS_CACHE];
     uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
     double decay[DECAY_STEPS + 1];
@@ -219,6 +227,13 @@ static unsigned path_of(exit_type t)
     }
     if (exit_flags(t) & EXF_HEAVY)
         p |= PATH_HEAVY;
+    /* Scheduling points of the vcpu thread (docs/cost-model.md, "Host
+     * work"): cond_resched() in the EXTINT and DEC cases of
+     * kvmppc_handle_exit, get_user_pages' cond_resched() under
+     * gfn_to_page (VIRT misses), kvm_vcpu_block (EMUL_WAIT), the return to
+     * user space (heavy exits). The other light exits have none. */
+    if (p & (PATH_MAP | PATH_TICK | PATH_IRQ | PATH_WAIT | PATH_HEAVY))
+        p |= PATH_SCHED;
     return p;
 }
 
@@ -513,6 +528,9 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
+    m->cur_sched = false;
+    m->served = m->pend_work = m->pend_pre = 0;
+    m->pend_tasks = 0;
 }
 
 tlb440 *cost_tlb(cost_model *m)
@@ -639,25 +657,70 @@ static uint64_t hostirq_common(cost_model *m)
     return c;
 }
 
-/* Every host tick takes the same two draws whether it preempts or not. */
-static uint64_t preemption(cost_model *m, gsl_rng *r)
+/* Another task ran on the CPU: it refilled the UTLB, and the caches are
+ * lost. */
+static void other_task_pages_served(cost_model *m)
+{
+    uint64_t c = other_task_pages(m, (unsigned)P(&m->p, qemu_host_pages));
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    m->thrash = true;
+}
+
+/* Off-CPU time c of stage s (hostwork: a device interrupt's woken work;
+ * preempt: another task's slice) for the vcpu thread: served now if the
+ * exit in progress has a scheduling point, else left pending for the next
+ * exit that has one (docs/cost-model.md, "Host work"). */
+static void off_cpu(cost_model *m, cost_stage s, uint64_t c)
+{
+    if (m->cur_sched) {
+        add_current(m, s, c);
+        m->served += c;
+        if (s == CSTAGE_preempt) /* the other task refills the UTLB */
+            other_task_pages_served(m);
+    } else if (s == CSTAGE_preempt) {
+        m->pend_pre += c;
+        m->pend_tasks++;
+    } else
+        m->pend_work += c;
+}
+
+/* At a scheduling point: what earlier exits left pending runs now. */
+static void serve_pending(cost_model *m)
+{
+    if (m->pend_work) {
+        add_current(m, CSTAGE_hostwork, m->pend_work);
+        m->served += m->pend_work;
+        m->thrash = true;
+    }
+    if (m->pend_tasks) {
+        add_current(m, CSTAGE_preempt, m->pend_pre);
+        m->served += m->pend_pre;
+        other_task_pages_served(m);
+    }
+    m->pend_work = m->pend_pre = 0;
+    m->pend_tasks = 0;
+}
+
+/* Every host tick takes the same two draws whether it preempts or not: a
+ * fixed uniform per tick decides (u < preempt_prob, monotone in it) and the
+ * length is the Pareto inverse CDF of the other (common random numbers). */
+static void preemption(cost_model *m, gsl_rng *r)
 {
     const params *p = &m->p;
     double u = gsl_rng_uniform(r);
     double x = gsl_rng_uniform_pos(r);
     if (P(p, preempt_prob) <= 0 || u >= P(p, preempt_prob))
-        return 0;
+        return;
     /* Pareto with scale preempt_usec (gsl_ran_pareto's inversion) */
     double us = P(p, preempt_usec) * pow(x, -1.0 / P(p, preempt_alpha));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
-    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
-    /* the other task refills the UTLB */
-    c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-    add_current(m, CSTAGE_preempt, c);
-    return c;
+    off_cpu(m, CSTAGE_preempt, cyc(us * (double)m->core_hz / 1e6));
 }
 
+/* A host tick: its interrupt work is done where it arrives (returned); a
+ * preemption it asks for waits for a scheduling point. */
 static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
@@ -665,28 +728,38 @@ static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
-    return c + preemption(m, r);
-}
-
-static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
-{
-    uint64_t c = lognormal_usec(m, r, P(&m->p, host_irq_usec),
-                                P(&m->p, host_irq_sigma)) +
-                 hostirq_common(m);
-    assert((int)type == m->cur_from); /* the exit in progress */
-    (void)type;
-    add_current(m, CSTAGE_hostwork, c);
+    preemption(m, r);
     return c;
 }
 
+/* A device interrupt: the handler (code refill, UTLB) runs where it
+ * arrives (returned); the work it wakes (softirq thread, QEMU's I/O
+ * thread: host_irq_usec) runs at a scheduling point. */
+static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
+{
+    uint64_t c = hostirq_common(m);
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
+    off_cpu(m, CSTAGE_hostwork,
+            lognormal_usec(m, r, P(&m->p, host_irq_usec),
+                           P(&m->p, host_irq_sigma)));
+    return c;
+}
+
+/* For the timed platform: the interrupt work and whatever it serves now. */
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
-    return host_tick(m, type, m->rng_pre);
+    uint64_t s0 = m->served;
+    uint64_t c = host_tick(m, type, m->rng_pre);
+    return c + (m->served - s0);
 }
 
 uint64_t cost_host_irq(cost_model *m, exit_type type)
 {
-    return host_irq(m, type, m->rng_work);
+    uint64_t s0 = m->served;
+    uint64_t c = host_irq(m, type, m->rng_work);
+    return c + (m->served - s0);
 }
 
 static insn_class classify_inst(cost_model *m, uint32_t inst, exit_type t)
@@ -899,9 +972,9 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     if (pa & PATH_HEAVY)
         heavy_terms(m, t, v);
     if (pa & PATH_TICK) /* the exit is the host tick itself */
-        *host += cost_host_tick(m, t);
+        *host += host_tick(m, t, m->rng_pre);
     if (pa & PATH_IRQ)
-        *host += cost_host_irq(m, t);
+        *host += host_irq(m, t, m->rng_work);
     if (pa & PATH_WAIT && m->guest_tick_period)
         v[CSTAGE_wait] = m->guest_tick_period - m->now % m->guest_tick_period;
 }
@@ -1035,6 +1108,10 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     uint64_t n = measured              ? 0
                  : guest_insns == COST_DRAW ? draw_guest(m)
                                             : guest_insns;
+    m->served = 0;
+    m->cur_sched = (m->path[t] & PATH_SCHED) != 0;
+    if (m->cur_sched)
+        serve_pending(m);
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
@@ -1046,8 +1123,20 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         v[CSTAGE_icache] += ic;
         h += ic;
     }
-    if (m->internal_host)
-        h += internal_arrivals(m, t, h);
+    uint64_t arr = m->internal_host ? internal_arrivals(m, t, h) : 0;
+    /* the off-CPU time served at this exit's scheduling point; an idle
+     * vcpu (EMUL_WAIT) is off the CPU anyway: host work done while it
+     * idles overlaps the wait, only what outlasts it delays the entry */
+    uint64_t off = m->served;
+    h += arr;
+    if (m->path[t] & PATH_WAIT) {
+        off += arr;
+        h -= arr;
+        uint64_t ov = off < v[CSTAGE_wait] ? off : v[CSTAGE_wait];
+        v[CSTAGE_wait] -= ov;
+        off -= ov;
+    }
+    h += off;
     m->exit_index++;
     m->now += h;
 

@@ -430,6 +430,62 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     cost_free(m);
 }
 
+/* A device interrupt's woken work (host_irq_usec) runs only where the
+ * vcpu thread can be scheduled out (docs/cost-model.md, "Host work"): a
+ * reflected TLB miss, which has no scheduling point, carries the
+ * interrupt's handler only, and the work waits for the next exit that has
+ * one (a VIRT miss: get_user_pages' cond_resched). */
+static void test_woken_work_waits_for_a_scheduling_point(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, host_irq_hz) = 1e6; /* ~7.5 interrupts in each 5000-cycle exit */
+    P(&p, dispatch_insns) = 5000;
+    P(&p, host_irq_usec) = 1000;
+    P(&p, host_irq_sigma) = 0;
+    P(&p, hostirq_code_lines) = 10;
+    P(&p, icache_miss_cycles) = 10;
+    cost_model *m = mk(&p);
+    uint64_t work = 1000ull * 667;
+    uint64_t real = handler_of(m, ex(EXIT_DTLBREAL, 0, 0x10000000u), 0);
+    CU_ASSERT(real < work / 10);
+    CU_ASSERT(real >= 100); /* its interrupts' handlers ran in it */
+    uint64_t virt = handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0100000u), 0);
+    CU_ASSERT(virt >= 2 * work); /* its own and the pending ones */
+    CU_ASSERT(cost_stage_sum(m, EXIT_DTLBREAL, CSTAGE_hostwork) < work / 10);
+    cost_free(m);
+}
+
+/* A preemption a host tick asks for in an exit without a scheduling point
+ * is served at the next one; EMUL_WAIT's idle overlaps it. */
+static void test_preemption_at_scheduling_points(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, preempt_prob) = 1;
+    P(&p, preempt_usec) = 1000;
+    P(&p, preempt_max_usec) = 1000; /* exactly 1 ms */
+    P(&p, host_tick_hz) = 10000;    /* every 66700 cycles: */
+    P(&p, dispatch_insns) = 70000;  /* a tick in every exit */
+    P(&p, guest_hz) = 10;           /* 100 ms guest tick */
+    cost_model *m = mk(&p);
+    uint64_t ms = 667000;
+    CU_ASSERT(handler_of(m, ex(EXIT_SYSCALL, 0, 0), 0) < ms / 2);
+    CU_ASSERT(handler_of(m, ex(EXIT_ISI, 0, 0), 0) < ms / 2);
+    uint64_t dec = handler_of(m, ex(EXIT_DEC, 0, 0), 0);
+    CU_ASSERT(dec >= 3 * ms); /* two pending and its own */
+    cost_free(m);
+    /* the idle wait is off the CPU: the preemptions its ticks ask for
+     * overlap the 100 ms idle (one in 20 of its 1000 ticks: ~50 ms) */
+    P(&p, preempt_prob) = 0.05;
+    m = mk(&p);
+    uint64_t w = handler_of(m, ex(EXIT_EMUL_WAIT, 0x7c600124u, 0), 0);
+    uint64_t pre = cost_stage_sum(m, EXIT_EMUL_WAIT, CSTAGE_preempt);
+    CU_ASSERT(pre >= 25 * ms && pre <= 90 * ms);
+    CU_ASSERT_EQUAL(w, 100 * ms + 70000);
+    cost_free(m);
+}
+
 /* The per-exit arrival fast path's draws (taus2.h) are GSL's taus2 draws
  * bit for bit: seeds 0, 1, ones whose low 32 bits are 0, 1 or make the LCG
  * adjustments fire, and a spread of large ones. */
@@ -726,6 +782,9 @@ static CU_TestInfo tests[] = {
     {"preemption heavy tail is capped", test_preemption_heavy_tail_is_capped},
     {"host arrivals inside an exit lengthen it",
      test_host_arrivals_inside_an_exit_lengthen_it},
+    {"woken work waits for a scheduling point",
+     test_woken_work_waits_for_a_scheduling_point},
+    {"preemption at scheduling points", test_preemption_at_scheduling_points},
     {"per-exit arrival draws are GSL taus2's", test_taus2_batch_is_gsl_taus2},
     {"EMUL_WAIT idles until the guest tick",
      test_emul_wait_idles_until_guest_tick},
