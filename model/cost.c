@@ -126,13 +126,11 @@ struct cost_model {
     uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
-    /* Off-CPU time of the vcpu thread that host events asked for (a
-     * device interrupt's woken work, a preemption): served at the exit's
-     * scheduling point (served: this exit's), or pending until the next
-     * exit that has one (pend_work / pend_pre, pend_tasks preemptions) */
+    /* Off-CPU time of the vcpu thread served in the exit in progress (a
+     * preemption, woken work at its scheduling point), and the woken work
+     * pending until the next exit that has a scheduling point */
     bool cur_sched;
-    uint64_t served, pend_work, pend_pre;
-    unsigned pend_tasks;
+    uint64_t served, pend_work;
     uint32_t ic_key[ICLASS_CACHE];
     uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
     double decay[DECAY_STEPS + 1];
@@ -142,6 +140,7 @@ struct cost_model {
     double k_host_miss;
     uint64_t k_icache_miss, k_dtlb_shadow, k_shadow_refill;
     uint64_t k_guest_lines, k_scan;
+    double k_guest_lines_d; /* guest_code_lines as a real (calibration) */
     unsigned k_common_pages, k_path_pages;
     uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
                                            guest TLB entries */
@@ -322,7 +321,8 @@ static void precompute(cost_model *m)
             lines += P(p, hostirq_code_lines);
         if (lines > m->icache_lines)
             lines = m->icache_lines;
-        f[CSTAGE_icache] = (uint64_t)lines * miss;
+        f[CSTAGE_icache] = cyc(lines * dbl(miss)); /* (real lines: a fit's
+                                                      small steps show) */
         /* without the iccci of every entry (what-if no-iccci) the handler's
          * lines survive the guest run like its data lines (cost_exit) */
         m->icache_warm[t] = 0;
@@ -371,6 +371,7 @@ static void precompute(cost_model *m)
     m->k_dtlb_shadow = (uint64_t)P(p, dtlb_shadow);
     m->k_shadow_refill = (uint64_t)P(p, shadow_refill_cycles);
     m->k_guest_lines = (uint64_t)P(p, guest_code_lines);
+    m->k_guest_lines_d = P(p, guest_code_lines);
     m->k_scan = (uint64_t)P(p, tlb_scan_cycles);
     m->k_common_pages = (unsigned)P(p, common_host_pages);
     m->k_path_pages = (unsigned)P(p, path_host_pages);
@@ -529,8 +530,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
     m->cur_sched = false;
-    m->served = m->pend_work = m->pend_pre = 0;
-    m->pend_tasks = 0;
+    m->served = m->pend_work = 0;
 }
 
 tlb440 *cost_tlb(cost_model *m)
@@ -667,20 +667,15 @@ static void other_task_pages_served(cost_model *m)
     m->thrash = true;
 }
 
-/* Off-CPU time c of stage s (hostwork: a device interrupt's woken work;
- * preempt: another task's slice) for the vcpu thread: served now if the
+/* A device interrupt's woken work c (a task the interrupt woke: softirq
+ * thread, QEMU's I/O thread) for the vcpu thread's CPU: run now if the
  * exit in progress has a scheduling point, else left pending for the next
  * exit that has one (docs/cost-model.md, "Host work"). */
-static void off_cpu(cost_model *m, cost_stage s, uint64_t c)
+static void woken_work(cost_model *m, uint64_t c)
 {
     if (m->cur_sched) {
-        add_current(m, s, c);
+        add_current(m, CSTAGE_hostwork, c);
         m->served += c;
-        if (s == CSTAGE_preempt) /* the other task refills the UTLB */
-            other_task_pages_served(m);
-    } else if (s == CSTAGE_preempt) {
-        m->pend_pre += c;
-        m->pend_tasks++;
     } else
         m->pend_work += c;
 }
@@ -693,13 +688,7 @@ static void serve_pending(cost_model *m)
         m->served += m->pend_work;
         m->thrash = true;
     }
-    if (m->pend_tasks) {
-        add_current(m, CSTAGE_preempt, m->pend_pre);
-        m->served += m->pend_pre;
-        other_task_pages_served(m);
-    }
-    m->pend_work = m->pend_pre = 0;
-    m->pend_tasks = 0;
+    m->pend_work = 0;
 }
 
 /* Every host tick takes the same two draws whether it preempts or not: a
@@ -716,11 +705,16 @@ static void preemption(cost_model *m, gsl_rng *r)
     double us = P(p, preempt_usec) * pow(x, -1.0 / P(p, preempt_alpha));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
-    off_cpu(m, CSTAGE_preempt, cyc(us * (double)m->core_hz / 1e6));
+    /* taken where the tick lands, whatever the exit (docs/cost-model.md,
+     * "Host work"); it does not widen the exit's arrival window */
+    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    other_task_pages_served(m);
 }
 
-/* A host tick: its interrupt work is done where it arrives (returned); a
- * preemption it asks for waits for a scheduling point. */
+/* A host tick: its interrupt work is done where it arrives (returned),
+ * and so is the preemption it may bring. */
 static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
@@ -741,9 +735,8 @@ static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
-    off_cpu(m, CSTAGE_hostwork,
-            lognormal_usec(m, r, P(&m->p, host_irq_usec),
-                           P(&m->p, host_irq_sigma)));
+    woken_work(m, lognormal_usec(m, r, P(&m->p, host_irq_usec),
+                                 P(&m->p, host_irq_sigma)));
     return c;
 }
 
@@ -1154,12 +1147,15 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     } else {
         v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
         uint64_t lines = (n + 7) / 8;
-        if (lines > m->k_guest_lines)
+        uint64_t ic_refill = lines * m->k_icache_miss;
+        if (dbl(lines) > m->k_guest_lines_d) { /* the cap, as a real: a
+                                                  fit's small steps show */
             lines = m->k_guest_lines;
+            ic_refill = cyc(m->k_guest_lines_d * dbl(m->k_icache_miss));
+        }
         uint64_t dtlb = (n + 15) / 16;
         if (dtlb > m->k_dtlb_shadow)
             dtlb = m->k_dtlb_shadow;
-        uint64_t ic_refill = lines * m->k_icache_miss;
         if (!m->iccci) /* only the guest lines the handler's code displaced */
             ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
         v[CSTAGE_grefill] = ic_refill + (1 + dtlb) * m->k_shadow_refill;
