@@ -90,6 +90,7 @@ void booke_set_msr(cpu440 *c, uint32_t msr)
         /* kvm_vcpu_block: the guest sleeps until an interrupt is pending;
          * the time is charged to this exit (EMUL_WAIT). */
         c->type = EXIT_EMUL_WAIT;
+        c->pend[0].flags |= TRF_IDLE; /* kept if a signal retypes it */
         uint64_t now = cpu_tb_now(c) + c->extra_ticks;
         uint64_t wake = cpu_next_wake(c);
         if (wake == UINT64_MAX) {

@@ -57,6 +57,14 @@ struct iss {
     bool stop;
     sim_err err; /* the first failed uc_* call */
     uint32_t resume_pc;
+    /* In a block hook Unicorn's PC register is not the block's address:
+     * TCG updates it only where it must, so inside chained blocks (a loop)
+     * it still holds an older block's. The block hook keeps the address it
+     * was called with, and what restarts the guest after the hook (the
+     * stub's return, a stop's resume) uses it unless the hook wrote the PC
+     * itself (an interrupt delivered, iss_set_pc). */
+    uint32_t hook_pc;
+    bool hook_pc_known;
 };
 
 static bool uc_check(iss *s, uc_err e, const char *call)
@@ -188,6 +196,8 @@ static void after_hook_slow(iss *s)
             vals[i] = &s->saved[i];
         (void)UC_CHECK(
             s, uc_reg_read_batch(s->uc, (int *)k_saved_regs, vals, NSAVED));
+        if (s->hook_pc_known)
+            s->saved[NSAVED - 1] = s->hook_pc;
         for (unsigned i = 0; i < s->nops; i++)
             for (unsigned k = 0; k < 4; k++)
                 put_be32(s->stub + STUB_TABLE + 16 * i + 4 * k, s->ops[i][k]);
@@ -217,6 +227,8 @@ static void after_hook_slow(iss *s)
     }
     if (s->stop && !s->in_stub) {
         (void)UC_CHECK(s, uc_reg_read(s->uc, UC_PPC_REG_PC, &s->resume_pc));
+        if (s->hook_pc_known)
+            s->resume_pc = s->hook_pc;
         /* Writing the PC cancels uc_emu_stop in 2.0.1, so a stop is a jump
          * to the `until` address of uc_emu_start, in real mode where that
          * page exists and holds no code. */
@@ -278,8 +290,11 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
     iss *s = ud;
     if (s->in_stub || addr - s->stub_pa < 2 * PAGE)
         return;
+    s->hook_pc = (uint32_t)addr;
+    s->hook_pc_known = true;
     s->h.block(s->h.ctx, (uint32_t)addr, size / 4);
     after_hook(s);
+    s->hook_pc_known = false;
 }
 
 static void hook_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
@@ -483,6 +498,7 @@ uint32_t iss_pc(iss *s)
 }
 void iss_set_pc(iss *s, uint32_t pc)
 {
+    s->hook_pc_known = false; /* the register now holds the right PC */
     reg_set(s, UC_PPC_REG_PC, pc);
 }
 uint32_t iss_cr(iss *s)

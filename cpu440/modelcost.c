@@ -24,6 +24,7 @@ static void model_exit(void *ctx, const trace_rec *r, uint64_t insns,
     uint64_t w0 = cost_stage_sum(m, t, CSTAGE_wait);
     uint64_t g0 = cost_stage_sum(m, t, CSTAGE_guest);
     uint64_t h, g;
+    cost_guest_before(m, insns); /* the warmth this exit finds */
     cost_exit(m, r, insns, &h, &g);
     uint64_t wait = cost_stage_sum(m, t, CSTAGE_wait) - w0;
     uint64_t own = cost_stage_sum(m, t, CSTAGE_guest) - g0;

@@ -968,7 +968,9 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         *host += host_tick(m, t, m->rng_pre);
     if (pa & PATH_IRQ)
         *host += host_irq(m, t, m->rng_work);
-    if (pa & PATH_WAIT && m->guest_tick_period)
+    /* the guest idles until its next tick: EMUL_WAIT, or the SIGNAL a
+     * signal made of one (TRF_IDLE) */
+    if ((pa & PATH_WAIT || (r->flags & TRF_IDLE)) && m->guest_tick_period)
         v[CSTAGE_wait] = m->guest_tick_period - m->now % m->guest_tick_period;
 }
 
@@ -1076,6 +1078,51 @@ static double icache_displaced(const cost_model *m, exit_type t)
                : m->handler_lines[t] / m->icache_lines;
 }
 
+/* The guest interval after an exit of type t whose run is n instructions:
+ * the entry's fixed stages, the run (*run) and the refills (*refill; the
+ * guest lines and shadow D-TLB entries it touched, *lines and *dtlb). */
+static uint64_t run_interval(const cost_model *m, exit_type t, uint64_t n,
+                             uint64_t *run, uint64_t *refill, uint64_t *lines,
+                             uint64_t *dtlb)
+{
+    *run = cyc(dbl(n) * m->k_guest_cpi);
+    *lines = (n + 7) / 8;
+    uint64_t ic_refill = *lines * m->k_icache_miss;
+    if (dbl(*lines) > m->k_guest_lines_d) { /* the cap, as a real: a fit's
+                                               small steps show */
+        *lines = m->k_guest_lines;
+        ic_refill = cyc(m->k_guest_lines_d * dbl(m->k_icache_miss));
+    }
+    *dtlb = (n + 15) / 16;
+    if (*dtlb > m->k_dtlb_shadow)
+        *dtlb = m->k_dtlb_shadow;
+    if (!m->iccci) /* only the guest lines the handler's code displaced */
+        ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
+    *refill = ic_refill + (1 + *dtlb) * m->k_shadow_refill;
+    return m->fixed_guest[t] + *run + *refill;
+}
+
+/* The handler data the next exit finds cold, after a guest interval of
+ * last_g cycles (all of it after a heavy exit or host work). */
+static void set_dcold(cost_model *m)
+{
+    if (!m->thrash) {
+        double x = dbl(m->last_g) * m->decay_scale;
+        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
+    } else
+        m->dcold = 1.0;
+}
+
+void cost_guest_before(cost_model *m, uint64_t insns)
+{
+    if (!m->exit_index)
+        return; /* no exit before: the model starts cold */
+    uint64_t run, refill, lines, dtlb;
+    m->last_g = run_interval(m, (exit_type)m->cur_from, insns, &run, &refill,
+                             &lines, &dtlb);
+    set_dcold(m);
+}
+
 static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                       uint64_t guest_cycles, uint64_t *handler,
                       uint64_t *guest)
@@ -1117,12 +1164,13 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         h += ic;
     }
     uint64_t arr = m->internal_host ? internal_arrivals(m, t, h) : 0;
-    /* the off-CPU time served at this exit's scheduling point; an idle
-     * vcpu (EMUL_WAIT) is off the CPU anyway: host work done while it
-     * idles overlaps the wait, only what outlasts it delays the entry */
+    /* the off-CPU time served in this exit; an idle vcpu (EMUL_WAIT, or
+     * the SIGNAL a signal made of one) is off the CPU anyway: host work
+     * done while it idles overlaps the wait, only what outlasts it delays
+     * the entry */
     uint64_t off = m->served;
     h += arr;
-    if (m->path[t] & PATH_WAIT) {
+    if (v[CSTAGE_wait]) {
         off += arr;
         h -= arr;
         uint64_t ov = off < v[CSTAGE_wait] ? off : v[CSTAGE_wait];
@@ -1145,35 +1193,19 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         m->count_measured[t]++;
         m->nfixed_meas[t]++;
     } else {
-        v[CSTAGE_guest] = cyc(dbl(n) * m->k_guest_cpi);
-        uint64_t lines = (n + 7) / 8;
-        uint64_t ic_refill = lines * m->k_icache_miss;
-        if (dbl(lines) > m->k_guest_lines_d) { /* the cap, as a real: a
-                                                  fit's small steps show */
-            lines = m->k_guest_lines;
-            ic_refill = cyc(m->k_guest_lines_d * dbl(m->k_icache_miss));
-        }
-        uint64_t dtlb = (n + 15) / 16;
-        if (dtlb > m->k_dtlb_shadow)
-            dtlb = m->k_dtlb_shadow;
-        if (!m->iccci) /* only the guest lines the handler's code displaced */
-            ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
-        v[CSTAGE_grefill] = ic_refill + (1 + dtlb) * m->k_shadow_refill;
+        uint64_t lines, dtlb;
+        g = run_interval(m, t, n, &v[CSTAGE_guest], &v[CSTAGE_grefill],
+                         &lines, &dtlb);
         feat_add(m, CFEAT_gexit, 1);
         feat_add(m, CFEAT_glines, lines);
         feat_add(m, CFEAT_grefill, 1 + dtlb);
-        g = m->fixed_guest[t] + v[CSTAGE_guest] + v[CSTAGE_grefill];
     }
     m->now += g;
 
     /* D-cache warmth for the next exit: decays with this guest interval;
      * a heavy exit or host work has already evicted everything. */
     m->last_g = g;
-    if (!m->thrash) {
-        double x = dbl(g) * m->decay_scale;
-        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
-    } else
-        m->dcold = 1.0;
+    set_dcold(m);
 
     m->cur_measured = measured;
     /* the first 11 of k_varying are v's; host work is added as it comes */
@@ -1288,10 +1320,8 @@ void cost_guest_extend(cost_model *m, uint64_t cycles)
 {
     m->now += cycles;
     m->last_g += cycles;
-    if (!m->thrash) {
-        double x = dbl(m->last_g) * m->decay_scale;
-        m->dcold = x >= DECAY_STEPS ? 1.0 : m->decay[(unsigned)x];
-    }
+    if (!m->thrash)
+        set_dcold(m);
     /* (host arrivals are drawn per exit: nothing to skip) */
 }
 

@@ -181,6 +181,13 @@ void cost_set_mmio_in_kernel(cost_model *m, bool on);
  * entries lost too, no tlbre save), vcpu_load rewrites every shadow entry. */
 void cost_set_lazy_tlb(cost_model *m, bool on);
 void cost_guest_extend(cost_model *m, uint64_t cycles);
+/* A recorder prices each exit before the guest run after it is known
+ * (cpu440/modelcost.c): this gives the model the run just before the exit
+ * about to be priced, in instructions, so that the exit finds the handler
+ * data the run really left warm, as a replay of the recording does (there
+ * the run is the previous record's guest interval). The model's clock and
+ * the previous exit's accounting are left as they were. */
+void cost_guest_before(cost_model *m, uint64_t insns);
 
 /* Host work inside an exit, for the timed platform which decides *when*
  * host interrupts arrive: a host tick (with the preemption draw) or a

@@ -84,6 +84,28 @@ static double row_sum_sq(const table_row *r)
     return (double)r->count * (sd * sd + avg * avg);
 }
 
+void table_accumulate(table *acc, const table *t)
+{
+    acc->traced_usec = (isnan(acc->traced_usec) ? 0 : acc->traced_usec) +
+                       t->traced_usec;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const table_row *r = &t->rows[i];
+        table_row *a = &acc->rows[i];
+        if (!table_row_has_data(r))
+            continue;
+        if (!a->present)
+            *a = (table_row){.present = true, .min = INFINITY,
+                             .max = -INFINITY, .avg = NAN, .stddev = NAN,
+                             .time_pct = NAN};
+        a->count += r->count;
+        a->sum += r->sum;
+        a->sum_sq += row_sum_sq(r);
+        a->min = fmin(a->min, r->min);
+        a->max = fmax(a->max, r->max);
+        acc->never_hit[i] = false;
+    }
+}
+
 void table_fold_emul(const table *in, table *out)
 {
     /* in == out is allowed: everything read from `in` after a row is reset

@@ -51,6 +51,12 @@ void table_finish(table *t);
 /* A copy with every EMUL_* row folded into EMULINST (the seed's layout). */
 void table_fold_emul(const table *in, table *out);
 
+/* Adds t's rows and traced duration into acc (counts, sums and sums of
+ * squares add, min/max extend): the table of the runs together, whose
+ * avg and time% are those of the pooled samples. Call table_finish(acc)
+ * after the last one. */
+void table_accumulate(table *acc, const table *t);
+
 /* Parses text of the given format (TFMT_AUTO guesses). `name` is used in
  * messages: "name:line: what was expected". */
 SIM_MUST_CHECK sim_err table_parse(table *t, const char *text, size_t len,

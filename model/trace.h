@@ -35,7 +35,10 @@ enum trace_kind {
 #define TRF_GUEST_INSNS 0x10u   /* `guest` holds the guest instructions run
                                    after the entry, not ticks (sim trace
                                    synth --like); never with GUEST_KNOWN */
-#define TRF__ALL 0x1fu
+#define TRF_IDLE 0x20u          /* the guest idled in this exit (MSR[WE],
+                                   kvm_vcpu_block): set on EMUL_WAIT and on
+                                   the SIGNAL a signal made of one */
+#define TRF__ALL 0x3fu
 
 /* One record. Field meaning by kind:
  *            EXIT                      GTLB/STLB_WRITE     STLB_INVAL  MARKER

@@ -32,6 +32,7 @@ static const struct {
     {TRF_GUEST_PR, "PR"},
     {TRF_USERSPACE, "U"},
     {TRF_GUEST_INSNS, "I"},
+    {TRF_IDLE, "W"},
 };
 #define N_FLAGS (sizeof flag_names / sizeof flag_names[0])
 

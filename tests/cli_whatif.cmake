@@ -33,6 +33,12 @@ sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
 sim_cli_test(validate_bad_case 2 "~bad.case:3: expected 'key = value'"
   validate bad --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_seeds_need_a_recording 2
+  "~seedstable.case: seeds = 4 needs measured.record"
+  validate seedstable --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_set_needs_both_recordings 2
+  "~setsynth.case: set = preempt_prob=0 needs baseline = record and measured.record"
+  validate setsynth --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(validate_bad_number 2 "~badnum.case:5: budget.total = 'five': expected a number"
   validate badnum --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 

@@ -378,14 +378,20 @@ static void test_heavy_exit_pays_put_and_load_per_entry(void)
     cost_free(m);
 }
 
-static void test_dcache_warmth_decays_with_guest_time(void)
+/* 100 common data lines at 1 cycle each, decaying with 1000 cycles. */
+static cost_model *mk_decay(void)
 {
     params p;
     quiet(&p);
     P(&p, common_data_lines) = 100;
     P(&p, dcache_miss_cycles) = 1;
     P(&p, dcache_decay_cycles) = 1000;
-    cost_model *m = mk(&p);
+    return mk(&p);
+}
+
+static void test_dcache_warmth_decays_with_guest_time(void)
+{
+    cost_model *m = mk_decay();
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
     CU_ASSERT_EQUAL(handler_of(m, r, 0), 100);    /* first exit: all cold */
     CU_ASSERT_EQUAL(handler_of(m, r, 100000), 0); /* right after: warm */
@@ -547,6 +553,44 @@ static void test_taus2_batch_is_gsl_taus2(void)
     }
     CU_ASSERT_EQUAL(bad, 0);
     gsl_rng_free(r);
+}
+
+/* A recorder prices an exit before the guest run after it is known:
+ * cost_guest_before gives the model the run just before the exit, so the
+ * warmth the exit finds is that run's (as in a replay), not the previous
+ * exit's run. */
+static void test_recorder_gives_the_run_before_the_exit(void)
+{
+    cost_model *m = mk_decay();
+    trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+    CU_ASSERT_EQUAL(handler_of(m, r, 0), 100); /* first exit: all cold */
+    /* the previous exit was told 0 instructions, but 100000 ran since */
+    cost_guest_before(m, 100000);
+    CU_ASSERT_EQUAL(handler_of(m, r, 100000), 100);
+    /* and here none ran, though 100000 were given with the last exit */
+    cost_guest_before(m, 0);
+    CU_ASSERT_EQUAL(handler_of(m, r, 0), 0);
+    cost_guest_before(m, 1000); /* 1 - 1/e cold */
+    uint64_t h = handler_of(m, r, 0);
+    CU_ASSERT(h >= 62 && h <= 64);
+    cost_free(m);
+}
+
+/* A signal arriving in an idle wait makes the exit a SIGNAL (TRF_IDLE):
+ * it is priced with the wait until the guest's tick, as EMUL_WAIT is. */
+static void test_signal_that_ended_a_wait_idles_too(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, guest_hz) = 1000; /* 667000 cycles per guest tick */
+    cost_model *a = mk(&p), *b = mk(&p);
+    trace_rec r = ex(EXIT_SIGNAL, 0x7c600124u, 0);
+    r.irq = BOOKE_IRQ_PROGRAM;
+    uint64_t plain = handler_of(a, r, 1000);
+    r.flags = TRF_IDLE;
+    CU_ASSERT_EQUAL(handler_of(b, r, 1000), plain + 667000);
+    cost_free(a);
+    cost_free(b);
 }
 
 static void test_emul_wait_idles_until_guest_tick(void)
@@ -818,6 +862,10 @@ static CU_TestInfo tests[] = {
     {"per-exit arrival draws are GSL taus2's", test_taus2_batch_is_gsl_taus2},
     {"EMUL_WAIT idles until the guest tick",
      test_emul_wait_idles_until_guest_tick},
+    {"the recorder gives the run before the exit",
+     test_recorder_gives_the_run_before_the_exit},
+    {"a SIGNAL that ended a wait idles too",
+     test_signal_that_ended_a_wait_idles_too},
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
     {"model replay keeps the invariants", test_model_replay_keeps_invariants},
     {"model replay is deterministic", test_model_replay_is_deterministic},

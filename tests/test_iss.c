@@ -21,6 +21,9 @@ typedef struct tctx {
     bool fill_code, fill_data;
     uint32_t mmio_last_off, mmio_last_v;
     unsigned mmio_writes;
+    uint32_t tlb_at_pc;   /* t_block: queue a slot write the ... */
+    unsigned tlb_at_hit;  /* ... tlb_at_hit-th time a block starts there */
+    unsigned block_hits;
 } tctx;
 
 static void t_intr(void *ctx, unsigned intno, uint32_t pc)
@@ -42,9 +45,10 @@ static void t_intr(void *ctx, unsigned intno, uint32_t pc)
 }
 static void t_block(void *ctx, uint32_t pc, uint32_t n)
 {
-    (void)ctx;
-    (void)pc;
+    tctx *t = ctx;
     (void)n;
+    if (t->tlb_at_hit && pc == t->tlb_at_pc && ++t->block_hits == t->tlb_at_hit)
+        iss_tlb_set(t->s, 7, DATA_EA + 0x10000u, DATA_PA, 0, false, true);
 }
 static void t_insn(void *ctx, uint32_t pc)
 {
@@ -202,7 +206,40 @@ static void test_phys_access_reaches_mmio_callbacks(void)
     iss_close(t.s);
 }
 
+/* A slot written from a block hook runs the TLB stub, and the guest must
+ * go on at that block: inside a loop of chained blocks Unicorn's PC
+ * register still holds an older block's address (found as a user-mode
+ * segfault in `sim record boot --pv`: the guest resumed at its function's
+ * entry with the loop's registers). */
+static void test_stub_from_block_hook_resumes_at_the_block(void)
+{
+    tctx t;
+    setup(&t);
+    /* li r3,100; mtctr r3; loop: addi r4,r4,1; bdnz loop; mfmsr r5 */
+    static const uint32_t prog[] = {E_LI(3, 100), E_MTSPR(9, 3),
+                                    E_ADDI(4, 4, 1), 0x4200fffcu, E_MFMSR(5)};
+    for (unsigned i = 0; i < sizeof prog / 4; i++)
+        put_be(iss_ram(t.s) + CODE_PA + 4 * i, prog[i]);
+    iss_set_gpr(t.s, 4, 0);
+    CU_ASSERT_FATAL(iss_run(t.s, CODE_EA) == SIM_OK);
+    CU_ASSERT_EQUAL(iss_gpr(t.s, 4), 100);
+    /* again, with the blocks translated: QEMU now chains them from the
+     * start, so the PC register stays at CODE_EA throughout the loop */
+    iss_set_gpr(t.s, 4, 0);
+    t.n = 0;
+    t.tlb_at_pc = CODE_EA + 8;
+    t.tlb_at_hit = 50;
+    CU_ASSERT_FATAL(iss_run(t.s, CODE_EA) == SIM_OK);
+    CU_ASSERT_EQUAL(t.block_hits, 100);
+    CU_ASSERT_EQUAL(iss_gpr(t.s, 4), 100); /* not 150: resumed at +8 */
+    CU_ASSERT_EQUAL(t.intno[t.n - 1], ISS_INT_PROGRAM);
+    CU_ASSERT_EQUAL(t.pc[t.n - 1], CODE_EA + 16 + 4);
+    iss_close(t.s);
+}
+
 static CU_TestInfo tests[] = {
+    {"a stub run from a block hook resumes at the block",
+     test_stub_from_block_hook_resumes_at_the_block},
     {"misses then a trap, PC = insn + 4", test_misses_then_trap_with_pc_plus_4},
     {"a cleared slot faults again", test_cleared_slot_faults_again},
     {"TID matches its PID or is 0", test_tid_matches_only_its_pid_or_zero},

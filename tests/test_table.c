@@ -607,7 +607,43 @@ static void test_read_file_missing(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "no-such-table.txt"));
 }
 
+/* Pooled runs (sim validate's seeds): counts, sums and sums of squares
+ * add, min/max extend, the traced durations add; avg and time% are the
+ * pooled samples'. */
+static void test_accumulate_pools_runs(void)
+{
+    static const char a[] = "type,count,min,max,sum,avg,stddev,time_percent\n"
+                            "MMIO,2,10,30,40,20,10,40\n"
+                            "SYSCALL,3,1,3,6,2,0.816497,6\n";
+    static const char b[] = "type,count,min,max,sum,avg,stddev,time_percent\n"
+                            "MMIO,1,50,50,50,50,0,25\n"
+                            "DEC,1,4,4,4,4,0,2\n";
+    table ta, tb, acc;
+    CU_ASSERT_EQUAL_FATAL(table_parse(&ta, a, strlen(a), TFMT_CSV, "a"), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(table_parse(&tb, b, strlen(b), TFMT_CSV, "b"), SIM_OK);
+    ta.traced_usec = 100;
+    tb.traced_usec = 200;
+    table_init(&acc);
+    table_accumulate(&acc, &ta);
+    table_accumulate(&acc, &tb);
+    table_finish(&acc);
+    CU_ASSERT_DOUBLE_EQUAL(acc.traced_usec, 300, 1e-9);
+    const table_row *m = &acc.rows[EXIT_MMIO];
+    CU_ASSERT_EQUAL(m->count, 3);
+    CU_ASSERT_DOUBLE_EQUAL(m->sum, 90, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m->min, 10, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m->max, 50, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m->avg, 30, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(m->time_pct, 30, 1e-9);
+    /* samples 10, 30, 50: population stddev sqrt(800/3) */
+    CU_ASSERT_DOUBLE_EQUAL(m->stddev, sqrt(800.0 / 3), 1e-6);
+    CU_ASSERT_EQUAL(acc.rows[EXIT_SYSCALL].count, 3);
+    CU_ASSERT_EQUAL(acc.rows[EXIT_DEC].count, 1);
+    CU_ASSERT_FALSE(acc.rows[EXIT_DTLBVIRT].present);
+}
+
 static CU_TestInfo tests[] = {
+    {"accumulate pools runs", test_accumulate_pools_runs},
     {"seed no-PV parses with exact values", test_seed_nopv_exact},
     {"seed PV: 7259,180 is 7259180", test_seed_pv_irregular_grouping},
     {"both seeds pass table_check", test_seeds_pass_check},

@@ -288,11 +288,12 @@ static void test_inkernel_mmio_drops_the_qemu_round_trip(void)
     CU_ASSERT(g_tp.rows[EXIT_MMIO].avg + 40 < g_tb.rows[EXIT_MMIO].avg);
 }
 
-/* Time-driven exits keep their place in guest time: 40 pairs of
- * (patchable mfmsr, tlbwe) with a DEC after every 4th pair; pv removes the
- * mfmsr exits, so the guest time shrinks and fewer DECs are reached. */
+/* 40 pairs of (patchable mfmsr, tlbwe), and after every 4th pair a DEC
+ * (signals false) or a SIGNAL (signals true; the second of them the idle
+ * wait a signal ended, W): pv removes the mfmsr exits, so the guest time
+ * shrinks. */
 static char timed_trace[16384];
-static void test_time_driven_exits_follow_guest_time(void)
+static void pairs_trace(bool signals)
 {
     size_t n = (size_t)snprintf(timed_trace, sizeof timed_trace, "%s", HEAD);
     for (int i = 0; i < 40; i++) {
@@ -302,15 +303,28 @@ static void test_time_driven_exits_follow_guest_time(void)
                               "exit EMUL_TLBWE irq=6 pc=0xc0001020 "
                               "inst=0x7c6007a4 tb=%d guest=3000 flags=G\n",
                               1000 + 3 * i, 1001 + 3 * i);
-        if (i % 4 == 3)
+        if (i % 4 == 3 && !signals)
             n += (size_t)snprintf(timed_trace + n, sizeof timed_trace - n,
                                   "exit DEC irq=10 pc=0xc0001030 tb=%d "
                                   "guest=3000 flags=G\n",
                                   1002 + 3 * i);
+        else if (i % 4 == 3)
+            n += (size_t)snprintf(timed_trace + n, sizeof timed_trace - n,
+                                  "exit SIGNAL irq=%d pc=0xc0001030 "
+                                  "inst=0x%08x tb=%d guest=3000 flags=G,U%s\n",
+                                  i == 7 ? 6 : 4, i == 7 ? 0x7c600124u : 0u,
+                                  1002 + 3 * i, i == 7 ? ",W" : "");
     }
+    pack(timed_trace);
+}
+
+/* Time-driven exits keep their place in guest time: fewer DECs are
+ * reached in the shorter guest time. */
+static void test_time_driven_exits_follow_guest_time(void)
+{
     params p;
     quiet(&p);
-    pack(timed_trace);
+    pairs_trace(false);
     CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
     CU_ASSERT_EQUAL(g_res.timed_trace, 10);
     CU_ASSERT_EQUAL(cnt(&g_base, EXIT_DEC), 9); /* the last is never charged */
@@ -321,6 +335,25 @@ static void test_time_driven_exits_follow_guest_time(void)
     double share = (double)g_pred.rows[EXIT_TIMEINGUEST].sum /
                    (double)g_base.rows[EXIT_TIMEINGUEST].sum;
     CU_ASSERT(fabs((double)dec - 10 * share) <= 1.5);
+}
+
+/* SIGNAL is not time-driven: QEMU signals the vcpu thread for workload
+ * events, and the seed tables keep their number (635 -> 658) while the
+ * run shrinks by a third. With SIGNALs in place of the DECs, pv shortens
+ * the guest time exactly as there, and every SIGNAL stays. */
+static void test_signals_stay_in_the_exit_stream(void)
+{
+    params p;
+    quiet(&p);
+    pairs_trace(true);
+    CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.timed_trace, 0);
+    CU_ASSERT_EQUAL(g_res.timed_pred, 0);
+    CU_ASSERT_EQUAL(g_res.removed, 40);
+    CU_ASSERT_EQUAL(cnt(&g_base, EXIT_SIGNAL), 9); /* the last is never charged */
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SIGNAL), 9);
+    CU_ASSERT(g_pred.rows[EXIT_TIMEINGUEST].sum <
+              g_base.rows[EXIT_TIMEINGUEST].sum);
 }
 
 static void test_compose_deterministic_and_order_free(void)
@@ -414,6 +447,7 @@ static CU_TestInfo tests[] = {
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},
     {"inkernel-mmio: no QEMU round trip", test_inkernel_mmio_drops_the_qemu_round_trip},
     {"time-driven exits follow guest time", test_time_driven_exits_follow_guest_time},
+    {"SIGNAL exits stay in the exit stream", test_signals_stay_in_the_exit_stream},
     {"compose: deterministic, order-free", test_compose_deterministic_and_order_free},
     {"bad specs refused", test_bad_specs_refused},
     {"direct path and SystemC platform agree", test_direct_and_systemc_agree},

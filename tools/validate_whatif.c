@@ -33,6 +33,26 @@ static int split(char *buf, const char **argv, int max)
     return n;
 }
 
+/* `set = K=V, K=V`: parameters every recording and the prediction get
+ * (docs/validation.md): "--set K=V" for each into argv at n (room for
+ * MAX_SET pairs), into buf (n bytes). Returns the new n. */
+#define MAX_SET 8
+static int add_sets(const vcase *c, const char **argv, int n, char *buf,
+                    size_t len)
+{
+    const char *v = vcase_get(c, "set");
+    if (!v)
+        return n;
+    snprintf(buf, len, "%s", v);
+    int k = 0;
+    for (char *t = strtok(buf, ", \t"); t && k < MAX_SET;
+         t = strtok(NULL, ", \t"), k++) {
+        argv[n++] = "--set";
+        argv[n++] = t;
+    }
+    return n;
+}
+
 static sim_err step(vcase *c, const char *what, const char *const *argv,
                     int *code)
 {
@@ -68,12 +88,18 @@ static void note(vcase *c, json_t *notes, const char *fmt, const char *a)
     json_array_append_new(notes, json_string(buf));
 }
 
-/* Step 1: the baseline trace into trace (c->tmp/base.bin). */
-static sim_err baseline(vcase *c, const char *trace, json_t *notes)
+/* Step 1: the baseline trace into trace, with the host-noise seed `seed`
+ * (recorded: --set seed=N; synthesised: baseline.seed + the run's index,
+ * passed in as seed). */
+static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
+                        json_t *notes)
 {
+    char seed_set[40], seed_arg[24], sets[256];
+    snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
+    snprintf(seed_arg, sizeof seed_arg, "%lu", seed);
     const char *how = vcase_get(c, "baseline");
     char p[600], buf[512];
-    const char *argv[MAX_ARGS + 8];
+    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET];
     if (!how)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
                                         "record or file)", c->path);
@@ -95,13 +121,17 @@ static sim_err baseline(vcase *c, const char *trace, json_t *notes)
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
+        argv[n++] = "--set";
+        argv[n++] = seed_set;
+        n = add_sets(c, argv, n, sets, sizeof sets);
         argv[n++] = "--linux-dir";
         argv[n++] = workloads_linux_dir();
         argv[n++] = "--no-console";
         argv[n++] = "-o";
         argv[n++] = trace;
         argv[n] = NULL;
-        note(c, notes, "baseline: sim record %s", a);
+        if (notes)
+            note(c, notes, "baseline: sim record %s", a);
         return step(c, "sim record (baseline)", argv, NULL);
     }
     if (!strcmp(how, "synth-like")) {
@@ -109,7 +139,6 @@ static sim_err baseline(vcase *c, const char *trace, json_t *notes)
             return sim_fail(SIM_ERR_FORMAT, "%s: baseline = synth-like needs "
                                             "baseline.table", c->path);
         const char *exits = vcase_get(c, "baseline.exits");
-        const char *seed = vcase_get(c, "baseline.seed");
         const char *mix = vcase_get(c, "baseline.mix");
         int n = 0;
         argv[n++] = "trace";
@@ -123,15 +152,16 @@ static sim_err baseline(vcase *c, const char *trace, json_t *notes)
         argv[n++] = "--exits";
         argv[n++] = exits ? exits : "1M";
         argv[n++] = "--seed";
-        argv[n++] = seed ? seed : "1";
+        argv[n++] = seed_arg;
         argv[n++] = "-o";
         argv[n++] = trace;
         argv[n] = NULL;
         int code;
         sim_err e = step(c, "sim trace synth --like", argv, &code);
         if (e == SIM_OK && code == 0) {
-            note(c, notes, "baseline: sim trace synth --like %s",
-                 vcase_get(c, "baseline.table"));
+            if (notes)
+                note(c, notes, "baseline: sim trace synth --like %s",
+                     vcase_get(c, "baseline.table"));
             return SIM_OK;
         }
         /* a build without --like: the plain profile (no instruction words) */
@@ -139,10 +169,11 @@ static sim_err baseline(vcase *c, const char *trace, json_t *notes)
         if (mix) {
             memmove(&argv[4], &argv[6], (size_t)(n - 5) * sizeof *argv);
         }
-        note(c, notes, "baseline: sim trace synth --profile %s (this build "
-                       "has no synth --like: the trace carries no instruction "
-                       "words, so pv can patch nothing)",
-             vcase_get(c, "baseline.table"));
+        if (notes)
+            note(c, notes, "baseline: sim trace synth --profile %s (this "
+                           "build has no synth --like: the trace carries no "
+                           "instruction words, so pv can patch nothing)",
+                 vcase_get(c, "baseline.table"));
         return step(c, "sim trace synth --profile", argv, NULL);
     }
     return sim_fail(SIM_ERR_FORMAT, "%s: baseline = %s: expected synth-like, "
@@ -212,14 +243,17 @@ static sim_err run_sites(vcase *c, const char *script, const char *out)
     return SIM_OK;
 }
 
-/* Step 4 (after the prediction): the measured table. */
-static sim_err measured(vcase *c, table *t, json_t *notes)
+/* Step 4 (after the prediction): the measured table (recorded with the
+ * host-noise seed `seed`). */
+static sim_err measured(vcase *c, table *t, unsigned long seed,
+                        json_t *notes)
 {
-    char p[600], buf[512];
+    char p[600], buf[512], seed_set[40], sets[256];
     if (vcase_path(c, "measured.table", p, sizeof p)) {
         note(c, notes, "measured: %s", vcase_get(c, "measured.table"));
         return table_read_file(t, p, TFMT_AUTO);
     }
+    snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     const char *a = vcase_get(c, "measured.record");
     if (!a)
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
@@ -227,8 +261,11 @@ static sim_err measured(vcase *c, table *t, json_t *notes)
     char trace[600];
     snprintf(trace, sizeof trace, "%s/measured.bin", c->tmp);
     snprintf(buf, sizeof buf, "%s", a);
-    const char *argv[MAX_ARGS + 8] = {"record"};
+    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET] = {"record"};
     int n = 1 + split(buf, argv + 1, MAX_ARGS);
+    argv[n++] = "--set";
+    argv[n++] = seed_set;
+    n = add_sets(c, argv, n, sets, sizeof sets);
     argv[n++] = "--linux-dir";
     argv[n++] = workloads_linux_dir();
     argv[n++] = "--no-console";
@@ -238,7 +275,8 @@ static sim_err measured(vcase *c, table *t, json_t *notes)
     sim_err e = step(c, "sim record (measured)", argv, NULL);
     if (e != SIM_OK)
         return e;
-    note(c, notes, "measured: sim record %s", a);
+    if (notes)
+        note(c, notes, "measured: sim record %s", a);
     replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
     static stats s;
     replay_result rr;
@@ -248,24 +286,36 @@ static sim_err measured(vcase *c, table *t, json_t *notes)
     return e;
 }
 
-/* How well the model reproduces the baseline's own table (the trace's
- * ticks), when it has them: the part of the final error the transform does
- * not cause. Reads the baseline trace only. */
-static void baseline_fidelity(vcase *c, const char *trace, const stats *sb,
-                              bool fold, double threshold, json_t *json)
+/* The baseline trace's own table (its recorded ticks), when it has them:
+ * accumulated into own; false when the trace carries no ticks. */
+static bool own_ticks(const char *trace, table *own, bool pooled)
 {
     replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
     static stats s;
+    static table t;
     replay_result rr;
     if (replay_file(trace, &ro, &s, &rr) != SIM_OK) {
         sim_clear_error();
-        return;
+        return false;
     }
-    static table own, model;
-    stats_to_table(&s, &own);
-    stats_to_table(sb, &model);
+    stats_to_table(&s, pooled ? &t : own);
+    if (pooled)
+        table_accumulate(own, &t);
+    return true;
+}
+
+/* How well the model reproduces the baseline's own table (the trace's
+ * ticks): the part of the final error the transform does not cause. */
+static void baseline_fidelity(vcase *c, table *own, table *model,
+                              bool pooled, bool fold, double threshold,
+                              json_t *json)
+{
+    if (pooled) {
+        table_finish(own);
+        table_finish(model);
+    }
     tcmp cmp;
-    tcmp_make(&cmp, &own, &model, fold, threshold);
+    tcmp_make(&cmp, own, model, fold, threshold);
     if (c->out)
         fprintf(c->out, "  the model on the baseline itself (untransformed "
                         "prediction vs the baseline trace's own ticks): "
@@ -341,56 +391,189 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return e;
     const char *counts = vcase_get(c, "budget.counts");
 
+    /* seeds = N: every step runs with the host-noise seeds K, K+1, ...
+     * (K = baseline.seed, default 1) and the N runs' tables are compared
+     * pooled (docs/validation.md): one run of a heavy-tailed host process
+     * against another is no test of a transform */
+    double nseeds, seed0;
+    e = vcase_num(c, "seeds", 1, &nseeds);
+    if (e == SIM_OK)
+        e = vcase_num(c, "baseline.seed", 1, &seed0);
+    if (e != SIM_OK)
+        return e;
+    if (nseeds < 1 || nseeds > 1000 || nseeds != (double)(unsigned)nseeds ||
+        seed0 < 0 || seed0 > 4294967295.0 || seed0 != floor(seed0))
+        return sim_fail(SIM_ERR_FORMAT, "%s: seeds = %g, baseline.seed = %g: "
+                                        "expected a whole number of runs in "
+                                        "1..1000 and a seed in 0..2^32-1",
+                        c->path, nseeds, seed0);
+    unsigned n_runs = (unsigned)nseeds;
+    const char *set = vcase_get(c, "set");
+    const char *how = vcase_get(c, "baseline");
+    if (set && (!vcase_get(c, "measured.record") || !how ||
+                strcmp(how, "record")))
+        return sim_fail(SIM_ERR_FORMAT, "%s: set = %s needs baseline = record "
+                                        "and measured.record: it applies to "
+                                        "both recordings and the prediction "
+                                        "alike", c->path, set);
+    if (set) {
+        char buf[256];
+        int k = 0;
+        snprintf(buf, sizeof buf, "%s", set);
+        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t"))
+            k++;
+        if (k > MAX_SET || strlen(set) >= sizeof buf)
+            return sim_fail(SIM_ERR_FORMAT, "%s: set: at most %d settings",
+                            c->path, MAX_SET);
+    }
+    if (n_runs > 1 && !vcase_get(c, "measured.record"))
+        return sim_fail(SIM_ERR_FORMAT, "%s: seeds = %u needs "
+                                        "measured.record (a measured table "
+                                        "is one run of its own)",
+                        c->path, n_runs);
+
     /* 1-3: predict, with no access to the measured data */
     char trace[600];
     snprintf(trace, sizeof trace, "%s/base.bin", c->tmp);
-    e = baseline(c, trace, notes);
     static params prm;
-    if (e == SIM_OK)
-        e = calibrate(c, trace, &prm, notes);
-    /* transform.sites: a script listing the guest kernel's template sites
-     * (its plain vmlinux: the workload, not the measurement) */
-    char spec_buf[1400], script[600], sites[600];
-    snprintf(spec_buf, sizeof spec_buf, "%s", spec);
-    if (e == SIM_OK && vcase_path(c, "transform.sites", script, sizeof script)) {
-        snprintf(sites, sizeof sites, "%s/sites.txt", c->tmp);
-        e = run_sites(c, script, sites);
-        if (e == SIM_OK) {
-            size_t len = strlen(spec_buf);
-            snprintf(spec_buf + len, sizeof spec_buf - len, ":sites=%s", sites);
-            note(c, notes, "template sites: %s of the plain vmlinux",
-                 vcase_get(c, "transform.sites"));
+    static table pred, own, model;
+    table_init(&pred);
+    table_init(&own);
+    table_init(&model);
+    bool have_own = true;
+    double *tot_pred = calloc(n_runs, sizeof *tot_pred);
+    double *tot_meas = calloc(n_runs, sizeof *tot_meas);
+    if (!tot_pred || !tot_meas) {
+        free(tot_pred);
+        free(tot_meas);
+        return sim_fail(SIM_ERR_NOMEM, "validate: out of memory");
+    }
+    for (unsigned k = 0; k < n_runs && e == SIM_OK; k++) {
+        unsigned long seed = (unsigned long)seed0 + k;
+        json_t *nk = k == 0 ? notes : NULL;
+        e = baseline(c, trace, seed, nk);
+        if (e == SIM_OK && k == 0) {
+            e = calibrate(c, trace, &prm, notes);
+            if (e == SIM_OK && set) {
+                char buf[256];
+                snprintf(buf, sizeof buf, "%s", set);
+                for (char *t = strtok(buf, ", \t"); t && e == SIM_OK;
+                     t = strtok(NULL, ", \t"))
+                    e = params_set_str(&prm, t);
+                if (e == SIM_OK)
+                    note(c, notes, "set in both recordings and the "
+                                   "prediction: %s", set);
+            }
+            if (e == SIM_OK && n_runs > 1) {
+                char buf[160];
+                snprintf(buf, sizeof buf, "%u runs, host-noise seeds %lu..%lu "
+                                          "(--set seed=N in every recording "
+                                          "and prediction), tables pooled",
+                         n_runs, seed, seed + n_runs - 1);
+                note(c, notes, "%s", buf);
+            }
         }
+        if (e == SIM_OK && n_runs > 1)
+            e = params_set(&prm, PARAM_seed, (double)seed, c->path);
+        /* transform.sites: a script listing the guest kernel's template
+         * sites (its plain vmlinux: the workload, not the measurement) */
+        char spec_buf[1400], script[600], sites[600];
+        snprintf(spec_buf, sizeof spec_buf, "%s", spec);
+        if (e == SIM_OK &&
+            vcase_path(c, "transform.sites", script, sizeof script)) {
+            snprintf(sites, sizeof sites, "%s/sites.txt", c->tmp);
+            e = k == 0 ? run_sites(c, script, sites) : SIM_OK;
+            if (e == SIM_OK) {
+                size_t len = strlen(spec_buf);
+                snprintf(spec_buf + len, sizeof spec_buf - len, ":sites=%s",
+                         sites);
+                if (k == 0)
+                    note(c, notes, "template sites: %s of the plain vmlinux",
+                         vcase_get(c, "transform.sites"));
+            }
+        }
+        whatif_chain *chain = NULL;
+        if (e == SIM_OK)
+            e = whatif_chain_parse(&chain, spec_buf);
+        static stats sb, sp;
+        whatif_result res;
+        if (e == SIM_OK) {
+            whatif_opts wo = {.unit = STATS_USEC};
+            e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
+        }
+        if (e == SIM_OK && c->out && k == 0) {
+            fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
+                            "inserted, %llu VIRT misses re-derived away)\n  ",
+                    n_runs > 1 ? " (the first seed's run)" : "",
+                    whatif_chain_name(chain), (unsigned long long)res.removed,
+                    (unsigned long long)res.inserted,
+                    (unsigned long long)res.misses_rederived);
+            whatif_chain_report(chain, c->out);
+        }
+        whatif_chain_free(chain);
+        if (e != SIM_OK)
+            break;
+        static table t;
+        /* one run: its tables as they are; more: pooled */
+        stats_to_table(&sp, n_runs > 1 ? &t : &pred);
+        if (n_runs > 1)
+            table_accumulate(&pred, &t);
+        tot_pred[k] = n_runs > 1 ? t.traced_usec : pred.traced_usec;
+        stats_to_table(&sb, n_runs > 1 ? &t : &model);
+        if (n_runs > 1)
+            table_accumulate(&model, &t);
+        have_own = have_own && own_ticks(trace, &own, n_runs > 1);
     }
-    whatif_chain *chain = NULL;
-    if (e == SIM_OK)
-        e = whatif_chain_parse(&chain, spec_buf);
-    static stats sb, sp;
-    whatif_result res;
-    if (e == SIM_OK) {
-        whatif_opts wo = {.unit = STATS_USEC};
-        e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
-    }
-    if (e == SIM_OK && c->out) {
-        fprintf(c->out, "  transform: %s (%llu exits removed, %llu inserted, "
-                        "%llu VIRT misses re-derived away)\n  ",
-                whatif_chain_name(chain), (unsigned long long)res.removed,
-                (unsigned long long)res.inserted,
-                (unsigned long long)res.misses_rederived);
-        whatif_chain_report(chain, c->out);
-    }
-    whatif_chain_free(chain);
-    if (e != SIM_OK)
+    if (e != SIM_OK) {
+        free(tot_pred);
+        free(tot_meas);
         return e;
-    static table pred;
-    stats_to_table(&sp, &pred);
-    baseline_fidelity(c, trace, &sb, fold != 0, threshold, json);
+    }
+    if (n_runs > 1)
+        table_finish(&pred);
+    if (have_own)
+        baseline_fidelity(c, &own, &model, n_runs > 1, fold != 0, threshold,
+                          json);
 
     /* 4: the measured table, for the comparison only */
     static table meas;
-    e = measured(c, &meas, notes);
+    table_init(&meas);
+    for (unsigned k = 0; k < n_runs && e == SIM_OK; k++) {
+        static table t;
+        e = measured(c, n_runs > 1 ? &t : &meas, (unsigned long)seed0 + k,
+                     k == 0 ? notes : NULL);
+        if (e == SIM_OK && n_runs > 1) {
+            table_accumulate(&meas, &t);
+            tot_meas[k] = t.traced_usec;
+        }
+    }
+    if (e == SIM_OK && n_runs > 1) {
+        /* the spread: each run's own total error */
+        json_t *js = json_array();
+        double mean = 0, sq = 0, lo = INFINITY, hi = -INFINITY;
+        for (unsigned k = 0; k < n_runs; k++) {
+            double x = 100.0 * (tot_pred[k] - tot_meas[k]) / tot_meas[k];
+            json_array_append_new(js, json_real(x));
+            mean += x / n_runs;
+            sq += x * x / n_runs;
+            lo = fmin(lo, x);
+            hi = fmax(hi, x);
+        }
+        double sd = sqrt(fmax(0, (sq - mean * mean) * n_runs / (n_runs - 1)));
+        json_object_set_new(json, "per_seed_total_err_pct", js);
+        char buf[200];
+        snprintf(buf, sizeof buf, "one run against one run: total error "
+                                  "%+.1f%% .. %+.1f%%, mean %+.2f%%, sd "
+                                  "%.2f%% over the %u seeds",
+                 lo, hi, mean, sd, n_runs);
+        note(c, notes, "%s", buf);
+    }
+    free(tot_pred);
+    free(tot_meas);
     if (e != SIM_OK)
         return e;
+    if (n_runs > 1)
+        table_finish(&meas);
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
     if (c->out) {
