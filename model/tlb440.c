@@ -6,12 +6,16 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tlbword.h"
 
 #define LOWMEM_BASE  0xc0000000u
 #define PINNED_BYTES (256u << 20)
 #define HOST_PAGE    4096u
+#define HKEY_BLOCK   8 /* the SSE2 search below takes two blocks of 4 */
 
 typedef struct shadow_ref {
     bool held;      /* ref->page != NULL */
@@ -46,6 +50,12 @@ struct tlb440 {
         unsigned scanned;
     } memo;
     uint32_t version[TLB440_MAX]; /* bumped by every write of a UTLB slot */
+    /* per slot, what a host access needs to know (host_key), so that the
+     * search for a host page compares one word per slot, HKEY_BLOCK at a
+     * time (the padding stays 0); n_other: round-robin slots (at or below
+     * hwater) whose key is HKEY_OTHER */
+    uint32_t hkey[TLB440_MAX + HKEY_BLOCK];
+    unsigned n_other;
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -99,6 +109,30 @@ static void gtlb_mask_pid(tlb440 *t, uint8_t pid)
     t->mask_pid = pid;
 }
 
+/* hkey of a UTLB entry: 0 if it is no host entry (invalid or TS 1), its
+ * EPN | 1 if it is a 4 KB host page (the only kind the host fills), else
+ * HKEY_OTHER (compared in full). */
+#define HKEY_OTHER 2u
+static uint32_t host_key(const tlb440_entry *e)
+{
+    if (!tlbw_v(e->w0) || tlbw_ts(e->w0) != 0)
+        return 0;
+    uint32_t epn = tlbw_epn(e->w0);
+    return tlbw_size(e->w0) == TLBSZ_4K && (epn & (HOST_PAGE - 1u)) == 0
+               ? epn | 1u
+               : HKEY_OTHER;
+}
+
+/* UTLB slot i has been written or invalidated. */
+static inline void slot_changed(tlb440 *t, unsigned i)
+{
+    t->version[i]++;
+    bool rr = i <= t->hwater; /* n_other counts the round-robin slots */
+    t->n_other -= rr && t->hkey[i] == HKEY_OTHER;
+    t->hkey[i] = host_key(&t->utlb[i]);
+    t->n_other += rr && t->hkey[i] == HKEY_OTHER;
+}
+
 void tlb440_reset(tlb440 *t)
 {
     tlb440_config c = t->c;
@@ -124,6 +158,10 @@ void tlb440_reset(tlb440 *t)
             0, tlbw_make_w0(ea, TLBSZ_256M, true, 0),
             tlbw_make_w1(ea - LOWMEM_BASE), TLBW2_S_PERMS | TLBW2_M};
     }
+    for (unsigned i = 0; i < TLB440_MAX; i++) {
+        t->hkey[i] = host_key(&t->utlb[i]);
+        t->n_other += i <= t->hwater && t->hkey[i] == HKEY_OTHER;
+    }
 }
 
 unsigned tlb440_hwater(const tlb440 *t)
@@ -133,12 +171,6 @@ unsigned tlb440_hwater(const tlb440 *t)
 const uint32_t *tlb440_slot_versions(const tlb440 *t)
 {
     return t->version;
-}
-
-/* UTLB slot i was written or invalidated. */
-static inline void slot_changed(tlb440 *t, unsigned i)
-{
-    t->version[i]++;
 }
 
 const tlb440_stats *tlb440_get_stats(const tlb440 *t)
@@ -333,9 +365,9 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
     }
     w2 |= TLBW2_S_PERMS | TLBW2_M;
     uint8_t tid = !(tlbw_tid(g->tid));
-    slot_changed(t, v);
     t->utlb[v] = (tlb440_entry){tid, tlbw_make_w0(epn, size, true, 1),
                                 tlbw_make_w1(ra), w2};
+    slot_changed(t, v);
     t->ref[v] = (shadow_ref){true, (uint8_t)gindex, tid};
     t->st.maps++;
     t->st.map_evicted_host += mi.evicted_host;
@@ -352,11 +384,11 @@ void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
     tlb440_map_info mi = {.victim = v};
     mi.released = release(t, v);
     mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
-    slot_changed(t, v);
     t->utlb[v] =
         (tlb440_entry){0, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
                        tlbw_make_w1(ra & ~(uint64_t)4095),
                        TLBW2_SR | TLBW2_SW | TLBW2_UR | TLBW2_UW | TLBW2_M};
+    slot_changed(t, v);
     t->ref[v] = (shadow_ref){true, NO_GUEST_ENTRY, 0};
     t->st.maps++;
     t->st.map_evicted_host += mi.evicted_host;
@@ -370,6 +402,41 @@ static bool host_hit(const tlb440_entry *e, uint32_t ea)
            (uint64_t)ea <= tlbw_end(e->w0);
 }
 
+/* The first round-robin slot holding a host entry for ea, or -1. */
+static int host_find(const tlb440 *t, uint32_t ea)
+{
+    uint32_t key = (ea & ~(HOST_PAGE - 1u)) | 1u;
+    if (t->n_other) { /* entries other than 4 KB host pages: in full */
+        for (unsigned i = 0; i <= t->hwater; i++)
+            if (t->hkey[i] == key ||
+                (t->hkey[i] == HKEY_OTHER && host_hit(&t->utlb[i], ea)))
+                return (int)i;
+        return -1;
+    }
+    /* only 4 KB host pages: their keys, a block at a time without a
+     * branch per slot (an odd key is a 4 KB host page, and those lie at or
+     * below hwater, so the first match is the answer or there is none) */
+    for (unsigned b = 0; b <= t->hwater; b += HKEY_BLOCK) {
+        unsigned hit = 0;
+#ifdef __SSE2__
+        __m128i k = _mm_set1_epi32((int)key);
+        __m128i lo = _mm_loadu_si128((const __m128i *)&t->hkey[b]);
+        __m128i hi = _mm_loadu_si128((const __m128i *)&t->hkey[b + 4]);
+        hit = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, k))) |
+              (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi, k)))
+                  << 4;
+#else
+        for (unsigned j = 0; j < HKEY_BLOCK; j++)
+            hit |= (unsigned)(t->hkey[b + j] == key) << j;
+#endif
+        if (hit) {
+            unsigned i = b + (unsigned)__builtin_ctz(hit);
+            return i <= t->hwater ? (int)i : -1;
+        }
+    }
+    return -1;
+}
+
 bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
 {
     unsigned n = t->c.utlb_entries;
@@ -381,22 +448,23 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
          * is at the hint's slot or nowhere */
         if ((unsigned)*hint < n && host_hit(&t->utlb[*hint], ea))
             return false;
-    } else
-        for (unsigned i = 0; i <= t->hwater; i++)
-            if (host_hit(&t->utlb[i], ea)) {
-                if (hint)
-                    *hint = (int)i;
-                return false;
-            }
+    } else {
+        int i = host_find(t, ea);
+        if (i >= 0) {
+            if (hint)
+                *hint = i;
+            return false;
+        }
+    }
     unsigned v = next_victim(t);
     t->st.host_fills++;
     if (is_guest_slot(&t->utlb[v]))
         t->st.host_evicted_guest++;
     /* host kernel mappings: TS 0, TID 0 */
-    slot_changed(t, v);
     t->utlb[v] = (tlb440_entry){
         0, tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K, true, 0),
         tlbw_make_w1(ea & ~(HOST_PAGE - 1u)), TLBW2_S_PERMS | TLBW2_M};
+    slot_changed(t, v);
     if (hint)
         *hint = (int)v;
     return true;

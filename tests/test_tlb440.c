@@ -386,6 +386,43 @@ static void test_search_memo_agrees_with_plain_scan(void)
     tlb440_free(t);
 }
 
+/* A host access hits exactly when a valid TS 0 entry in a round-robin
+ * slot covers the address (against a plain scan of the UTLB), through
+ * fills, shadow maps, releases, vcpu_put/load and host flushes. */
+static void test_host_access_agrees_with_plain_scan(void)
+{
+    tlb440 *t = mk();
+    uint64_t x = 777;
+    tlb440_entry e = gent(0x10000000u, 0, TLBSZ_16M, 0, 0);
+    tlb440_gtlb_write(t, 2, &e);
+    unsigned hits = 0;
+    for (int round = 0; round < 20000; round++) {
+        uint32_t y = draw32(&x);
+        switch (y & 15) {
+        case 0: tlb440_vcpu_put(t); tlb440_vcpu_load(t); break;
+        case 1: tlb440_flush_host(t); break;
+        case 2: tlb440_gtlb_write(t, 2, &e); break; /* releases shadows */
+        case 3: case 4: case 5:
+            tlb440_map(t, 0x10000000u + ((y >> 8) & 0xfff) * 4096, 2, false,
+                       NULL);
+            break;
+        default: break;
+        }
+        uint32_t ea = 0xd1000000u + ((y >> 4) % 96) * 4096 + ((y >> 20) & 0xfff);
+        bool want_miss = true;
+        for (unsigned i = 0; i <= tlb440_hwater(t); i++) {
+            const tlb440_entry *u = tlb440_utlb(t, i);
+            if (tlbw_v(u->w0) && tlbw_ts(u->w0) == 0 &&
+                ea >= tlbw_epn(u->w0) && (uint64_t)ea <= tlbw_end(u->w0))
+                want_miss = false;
+        }
+        CU_ASSERT_EQUAL(tlb440_host_access(t, ea, NULL), want_miss);
+        hits += !want_miss;
+    }
+    CU_ASSERT(hits > 2000 && hits < 18000); /* both outcomes are tried */
+    tlb440_free(t);
+}
+
 static void test_slot_versions_change_with_the_slot(void)
 {
     tlb440 *t = mk();
@@ -438,6 +475,8 @@ static CU_TestInfo tests[] = {
     {"vcpu_put/vcpu_load round trip", test_vcpu_put_load_round_trip},
     {"search memo agrees with a plain scan",
      test_search_memo_agrees_with_plain_scan},
+    {"host access agrees with a plain scan",
+     test_host_access_agrees_with_plain_scan},
     {"slot versions change with the slot",
      test_slot_versions_change_with_the_slot},
     {"bad geometry refused", test_bad_geometry_is_refused},
