@@ -1629,7 +1629,7 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
     return SIM_OK;
 }
 
-static sim_err hook_cost_many(void *ctx, const trace_rec *r, size_t n,
+__attribute__((flatten)) static sim_err hook_cost_many(void *ctx, const trace_rec *r, size_t n,
                               uint32_t *handler, uint32_t *guest, size_t *done)
 {
     for (size_t i = 0; i < n; i++)
