@@ -1175,7 +1175,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                                             : guest_insns;
     m->served = 0;
     m->cur_sched = (m->path[t] & PATH_SCHED) != 0;
-    if (m->cur_sched)
+    /* (pending work first: rarely any, while which exits have a scheduling
+     * point is as good as random - a branch on it mispredicts) */
+    if (m->pend_work && m->cur_sched)
         serve_pending(m);
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
