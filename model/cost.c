@@ -3,7 +3,7 @@
  * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
  * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
  * restore, QEMU, host interrupts, preemption, guest run), which keeps the
- * full model above 10 M exits/s. */
+ * full model above 20 M exits/s (docs/cost-model.md, "Speed"). */
 #include "cost.h"
 
 #include <assert.h>
