@@ -32,6 +32,7 @@ enum {
     PATH_WAIT = 1 << 8,     /* guest idles (EMUL_WAIT) */
     PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
     PATH_MAGIC = 1 << 10,   /* PV magic page mapped (DTLBPV) */
+    PATH_SCHED = 1 << 11,   /* the vcpu thread can be scheduled out */
 };
 
 #define PAGE_COMMON    0xd1000000u /* kvm module text/data (vmalloc) */
@@ -125,6 +126,11 @@ struct cost_model {
     uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
+    /* Off-CPU time of the vcpu thread served in the exit in progress (a
+     * preemption, woken work at its scheduling point), and the woken work
+     * pending until the next exit that has a scheduling point */
+    bool cur_sched;
+    uint64_t served, pend_work;
     uint32_t ic_key[ICLASS_CACHE];
     uint8_t ic_val[ICLASS_CACHE], ic_ok[ICLASS_CACHE];
     double decay[DECAY_STEPS + 1];
@@ -134,6 +140,7 @@ struct cost_model {
     double k_host_miss;
     uint64_t k_icache_miss, k_dtlb_shadow, k_shadow_refill;
     uint64_t k_guest_lines, k_scan;
+    double k_guest_lines_d; /* guest_code_lines as a real (calibration) */
     unsigned k_common_pages, k_path_pages;
     uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
                                            guest TLB entries */
@@ -219,6 +226,13 @@ static unsigned path_of(exit_type t)
     }
     if (exit_flags(t) & EXF_HEAVY)
         p |= PATH_HEAVY;
+    /* Scheduling points of the vcpu thread (docs/cost-model.md, "Host
+     * work"): cond_resched() in the EXTINT and DEC cases of
+     * kvmppc_handle_exit, get_user_pages' cond_resched() under
+     * gfn_to_page (VIRT misses), kvm_vcpu_block (EMUL_WAIT), the return to
+     * user space (heavy exits). The other light exits have none. */
+    if (p & (PATH_MAP | PATH_TICK | PATH_IRQ | PATH_WAIT | PATH_HEAVY))
+        p |= PATH_SCHED;
     return p;
 }
 
@@ -307,7 +321,8 @@ static void precompute(cost_model *m)
             lines += P(p, hostirq_code_lines);
         if (lines > m->icache_lines)
             lines = m->icache_lines;
-        f[CSTAGE_icache] = (uint64_t)lines * miss;
+        f[CSTAGE_icache] = cyc(lines * dbl(miss)); /* (real lines: a fit's
+                                                      small steps show) */
         /* without the iccci of every entry (what-if no-iccci) the handler's
          * lines survive the guest run like its data lines (cost_exit) */
         m->icache_warm[t] = 0;
@@ -356,6 +371,7 @@ static void precompute(cost_model *m)
     m->k_dtlb_shadow = (uint64_t)P(p, dtlb_shadow);
     m->k_shadow_refill = (uint64_t)P(p, shadow_refill_cycles);
     m->k_guest_lines = (uint64_t)P(p, guest_code_lines);
+    m->k_guest_lines_d = P(p, guest_code_lines);
     m->k_scan = (uint64_t)P(p, tlb_scan_cycles);
     m->k_common_pages = (unsigned)P(p, common_host_pages);
     m->k_path_pages = (unsigned)P(p, path_host_pages);
@@ -513,6 +529,8 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
     m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
+    m->cur_sched = false;
+    m->served = m->pend_work = 0;
 }
 
 tlb440 *cost_tlb(cost_model *m)
@@ -639,25 +657,64 @@ static uint64_t hostirq_common(cost_model *m)
     return c;
 }
 
-/* Every host tick takes the same two draws whether it preempts or not. */
-static uint64_t preemption(cost_model *m, gsl_rng *r)
+/* Another task ran on the CPU: it refilled the UTLB, and the caches are
+ * lost. */
+static void other_task_pages_served(cost_model *m)
+{
+    uint64_t c = other_task_pages(m, (unsigned)P(&m->p, qemu_host_pages));
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    m->thrash = true;
+}
+
+/* A device interrupt's woken work c (a task the interrupt woke: softirq
+ * thread, QEMU's I/O thread) for the vcpu thread's CPU: run now if the
+ * exit in progress has a scheduling point, else left pending for the next
+ * exit that has one (docs/cost-model.md, "Host work"). */
+static void woken_work(cost_model *m, uint64_t c)
+{
+    if (m->cur_sched) {
+        add_current(m, CSTAGE_hostwork, c);
+        m->served += c;
+    } else
+        m->pend_work += c;
+}
+
+/* At a scheduling point: what earlier exits left pending runs now. */
+static void serve_pending(cost_model *m)
+{
+    if (m->pend_work) {
+        add_current(m, CSTAGE_hostwork, m->pend_work);
+        m->served += m->pend_work;
+        m->thrash = true;
+    }
+    m->pend_work = 0;
+}
+
+/* Every host tick takes the same two draws whether it preempts or not: a
+ * fixed uniform per tick decides (u < preempt_prob, monotone in it) and the
+ * length is the Pareto inverse CDF of the other (common random numbers). */
+static void preemption(cost_model *m, gsl_rng *r)
 {
     const params *p = &m->p;
     double u = gsl_rng_uniform(r);
     double x = gsl_rng_uniform_pos(r);
     if (P(p, preempt_prob) <= 0 || u >= P(p, preempt_prob))
-        return 0;
+        return;
     /* Pareto with scale preempt_usec (gsl_ran_pareto's inversion) */
     double us = P(p, preempt_usec) * pow(x, -1.0 / P(p, preempt_alpha));
     if (us > P(p, preempt_max_usec))
         us = P(p, preempt_max_usec);
+    /* taken where the tick lands, whatever the exit (docs/cost-model.md,
+     * "Host work"); it does not widen the exit's arrival window */
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
-    /* the other task refills the UTLB */
-    c += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
     add_current(m, CSTAGE_preempt, c);
-    return c;
+    m->served += c;
+    other_task_pages_served(m);
 }
 
+/* A host tick: its interrupt work is done where it arrives (returned),
+ * and so is the preemption it may bring. */
 static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
 {
     uint64_t c = cyc(P(&m->p, host_tick_cycles)) + hostirq_common(m);
@@ -665,28 +722,37 @@ static uint64_t host_tick(cost_model *m, exit_type type, gsl_rng *r)
     assert((int)type == m->cur_from); /* the exit in progress */
     (void)type;
     add_current(m, CSTAGE_hostwork, c);
-    return c + preemption(m, r);
-}
-
-static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
-{
-    uint64_t c = lognormal_usec(m, r, P(&m->p, host_irq_usec),
-                                P(&m->p, host_irq_sigma)) +
-                 hostirq_common(m);
-    assert((int)type == m->cur_from); /* the exit in progress */
-    (void)type;
-    add_current(m, CSTAGE_hostwork, c);
+    preemption(m, r);
     return c;
 }
 
+/* A device interrupt: the handler (code refill, UTLB) runs where it
+ * arrives (returned); the work it wakes (softirq thread, QEMU's I/O
+ * thread: host_irq_usec) runs at a scheduling point. */
+static uint64_t host_irq(cost_model *m, exit_type type, gsl_rng *r)
+{
+    uint64_t c = hostirq_common(m);
+    assert((int)type == m->cur_from); /* the exit in progress */
+    (void)type;
+    add_current(m, CSTAGE_hostwork, c);
+    woken_work(m, lognormal_usec(m, r, P(&m->p, host_irq_usec),
+                                 P(&m->p, host_irq_sigma)));
+    return c;
+}
+
+/* For the timed platform: the interrupt work and whatever it serves now. */
 uint64_t cost_host_tick(cost_model *m, exit_type type)
 {
-    return host_tick(m, type, m->rng_pre);
+    uint64_t s0 = m->served;
+    uint64_t c = host_tick(m, type, m->rng_pre);
+    return c + (m->served - s0);
 }
 
 uint64_t cost_host_irq(cost_model *m, exit_type type)
 {
-    return host_irq(m, type, m->rng_work);
+    uint64_t s0 = m->served;
+    uint64_t c = host_irq(m, type, m->rng_work);
+    return c + (m->served - s0);
 }
 
 static insn_class classify_inst(cost_model *m, uint32_t inst, exit_type t)
@@ -899,9 +965,9 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     if (pa & PATH_HEAVY)
         heavy_terms(m, t, v);
     if (pa & PATH_TICK) /* the exit is the host tick itself */
-        *host += cost_host_tick(m, t);
+        *host += host_tick(m, t, m->rng_pre);
     if (pa & PATH_IRQ)
-        *host += cost_host_irq(m, t);
+        *host += host_irq(m, t, m->rng_work);
     /* the guest idles until its next tick: EMUL_WAIT, or the SIGNAL a
      * signal made of one (TRF_IDLE) */
     if ((pa & PATH_WAIT || (r->flags & TRF_IDLE)) && m->guest_tick_period)
@@ -1021,12 +1087,15 @@ static uint64_t run_interval(const cost_model *m, exit_type t, uint64_t n,
 {
     *run = cyc(dbl(n) * m->k_guest_cpi);
     *lines = (n + 7) / 8;
-    if (*lines > m->k_guest_lines)
+    uint64_t ic_refill = *lines * m->k_icache_miss;
+    if (dbl(*lines) > m->k_guest_lines_d) { /* the cap, as a real: a fit's
+                                               small steps show */
         *lines = m->k_guest_lines;
+        ic_refill = cyc(m->k_guest_lines_d * dbl(m->k_icache_miss));
+    }
     *dtlb = (n + 15) / 16;
     if (*dtlb > m->k_dtlb_shadow)
         *dtlb = m->k_dtlb_shadow;
-    uint64_t ic_refill = *lines * m->k_icache_miss;
     if (!m->iccci) /* only the guest lines the handler's code displaced */
         ic_refill = cyc(dbl(ic_refill) * icache_displaced(m, t));
     *refill = ic_refill + (1 + *dtlb) * m->k_shadow_refill;
@@ -1079,6 +1148,10 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
     uint64_t n = measured              ? 0
                  : guest_insns == COST_DRAW ? draw_guest(m)
                                             : guest_insns;
+    m->served = 0;
+    m->cur_sched = (m->path[t] & PATH_SCHED) != 0;
+    if (m->cur_sched)
+        serve_pending(m);
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */
     uint64_t h = m->fixed_handler[t] + host + v[CSTAGE_utlb] +
@@ -1090,8 +1163,21 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         v[CSTAGE_icache] += ic;
         h += ic;
     }
-    if (m->internal_host)
-        h += internal_arrivals(m, t, h);
+    uint64_t arr = m->internal_host ? internal_arrivals(m, t, h) : 0;
+    /* the off-CPU time served in this exit; an idle vcpu (EMUL_WAIT, or
+     * the SIGNAL a signal made of one) is off the CPU anyway: host work
+     * done while it idles overlaps the wait, only what outlasts it delays
+     * the entry */
+    uint64_t off = m->served;
+    h += arr;
+    if (v[CSTAGE_wait]) {
+        off += arr;
+        h -= arr;
+        uint64_t ov = off < v[CSTAGE_wait] ? off : v[CSTAGE_wait];
+        v[CSTAGE_wait] -= ov;
+        off -= ov;
+    }
+    h += off;
     m->exit_index++;
     m->now += h;
 

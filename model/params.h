@@ -203,8 +203,9 @@
       "record, the cycle model and the SystemC platform all use it")          \
     X(host_irq_hz, PK_REAL, "1/s", 222, 0, 1e6, SRC_SEED_RATE,                 \
       "host device interrupts per second (Poisson). One arriving while the "  \
-      "guest runs is an EXTINT exit; one arriving during an exit is "         \
-      "serviced inside it (host_irq_usec). Default: the seed no-PV table's "  \
+      "guest runs is an EXTINT exit; one arriving during an exit has its "    \
+      "handler run inside it and the work it wakes (host_irq_usec) at the "   \
+      "vcpu thread's next scheduling point. Default: the seed no-PV table's " \
       "16.6 EXTINT exits/s over its 7.47% guest-time share. sim record, the " \
       "cycle model and the SystemC platform all use it")                      \
     X(signal_hz, PK_REAL, "1/s", 2.99, 0, 10000, SRC_SEED_RATE,                \
@@ -216,11 +217,14 @@
     X(host_tick_cycles, PK_INT, "cycles", 6000, 0, 1e7, SRC_ASSUME,            \
       "host timer_interrupt + scheduler_tick")                                 \
     X(host_irq_usec, PK_REAL, "usec", 300, 0, 1e6, SRC_ASSUME,                 \
-      "median host device interrupt + softirq work (lognormal)")               \
+      "median work a host device interrupt wakes (lognormal), run at the "    \
+      "vcpu thread's next scheduling point: an EXTINT, DEC, VIRT-miss, "      \
+      "EMUL_WAIT or heavy exit (docs/cost-model.md, Host work)")              \
     X(host_irq_sigma, PK_REAL, "1", 1.0, 0, 4, SRC_ASSUME,                     \
       "lognormal shape of host device interrupt work")                         \
     X(preempt_prob, PK_REAL, "1/tick", 0.002, 0, 1, SRC_ASSUME,                \
-      "chance that a host tick inside an exit preempts the vcpu thread")       \
+      "chance that a host tick takes the CPU from the vcpu thread, in "       \
+      "whatever exit it lands (docs/cost-model.md, Host work)")               \
     X(preempt_usec, PK_REAL, "usec", 2000, 1, 1e6, SRC_ASSUME,                 \
       "scale (minimum) of a preemption, Pareto distributed")                   \
     X(preempt_alpha, PK_REAL, "1", 1.2, 0.5, 10, SRC_ASSUME,                   \

@@ -143,6 +143,31 @@ static void test_larger_footprint_raises_every_exit_by_refill(void)
     cost_free(mb);
 }
 
+/* Code lines enter as reals: a fit's finite-difference step of half a
+ * line (reflect_code_lines 10 -> 10.5, guest_code_lines 8 -> 8.5) moves
+ * the refill by half a miss instead of nothing (the calibration reported
+ * both "no effect on any row"). */
+static void test_code_lines_are_real(void)
+{
+    params a;
+    quiet(&a);
+    P(&a, icache_miss_cycles) = 40;
+    P(&a, reflect_code_lines) = 10;
+    P(&a, guest_code_lines) = 8;
+    params b = a;
+    P(&b, reflect_code_lines) = 10.5;
+    P(&b, guest_code_lines) = 8.5;
+    cost_model *ma = mk(&a), *mb = mk(&b);
+    trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+    uint64_t ga, gb, ha, hb;
+    cost_exit(ma, &r, 1000, &ha, &ga); /* 1000 insns: the cap holds */
+    cost_exit(mb, &r, 1000, &hb, &gb);
+    CU_ASSERT_EQUAL(hb - ha, 20);
+    CU_ASSERT_EQUAL(gb - ga, 20);
+    cost_free(ma);
+    cost_free(mb);
+}
+
 static void test_emulation_priced_by_decoded_class(void)
 {
     params p;
@@ -433,6 +458,66 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     uint64_t q = 100000ull * 667;
     CU_ASSERT(h >= q + 24 * 1000 && h <= q + 26 * 1000);
     CU_ASSERT(cost_stage_sum(m, EXIT_MMIO, CSTAGE_hostwork) >= 24000);
+    cost_free(m);
+}
+
+/* A device interrupt's woken work (host_irq_usec) runs only where the
+ * vcpu thread can be scheduled out (docs/cost-model.md, "Host work"): a
+ * reflected TLB miss, which has no scheduling point, carries the
+ * interrupt's handler only, and the work waits for the next exit that has
+ * one (a VIRT miss: get_user_pages' cond_resched). */
+static void test_woken_work_waits_for_a_scheduling_point(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, host_irq_hz) = 1e6; /* ~7.5 interrupts in each 5000-cycle exit */
+    P(&p, dispatch_insns) = 5000;
+    P(&p, host_irq_usec) = 1000;
+    P(&p, host_irq_sigma) = 0;
+    P(&p, hostirq_code_lines) = 10;
+    P(&p, icache_miss_cycles) = 10;
+    cost_model *m = mk(&p);
+    uint64_t work = 1000ull * 667;
+    uint64_t real = handler_of(m, ex(EXIT_DTLBREAL, 0, 0x10000000u), 0);
+    CU_ASSERT(real < work / 10);
+    CU_ASSERT(real >= 100); /* its interrupts' handlers ran in it */
+    uint64_t virt = handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0100000u), 0);
+    CU_ASSERT(virt >= 2 * work); /* its own and the pending ones */
+    CU_ASSERT(cost_stage_sum(m, EXIT_DTLBREAL, CSTAGE_hostwork) < work / 10);
+    cost_free(m);
+}
+
+/* A preemption is taken where its tick lands, in any exit, and does not
+ * widen the exit's arrival window: the ticks that arrive while another
+ * task holds the CPU are that task's time, not more preemptions of the
+ * vcpu thread. The idle wait of EMUL_WAIT is off the CPU: preemptions
+ * inside it overlap it. */
+static void test_preemption_where_the_tick_lands(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, preempt_prob) = 1;
+    P(&p, preempt_usec) = 1000;
+    P(&p, preempt_max_usec) = 1000; /* exactly 1 ms */
+    P(&p, host_tick_hz) = 10000;    /* every 66700 cycles: */
+    P(&p, dispatch_insns) = 70000;  /* one or two ticks in each exit */
+    P(&p, guest_hz) = 10;           /* 100 ms guest tick */
+    cost_model *m = mk(&p);
+    uint64_t ms = 667000;
+    exit_type ts[] = {EXIT_SYSCALL, EXIT_DTLBREAL, EXIT_DEC, EXIT_EMULINST};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        uint64_t h = handler_of(m, ex(ts[i], 0, 0x10000000u), 0);
+        CU_ASSERT(h >= 70000 + ms && h <= 70000 + 2 * ms + 2000);
+    }
+    cost_free(m);
+    /* one in 20 of the idle's 1000 ticks: ~50 ms of preemptions, inside
+     * the 100 ms idle */
+    P(&p, preempt_prob) = 0.05;
+    m = mk(&p);
+    uint64_t w = handler_of(m, ex(EXIT_EMUL_WAIT, 0x7c600124u, 0), 0);
+    uint64_t pre = cost_stage_sum(m, EXIT_EMUL_WAIT, CSTAGE_preempt);
+    CU_ASSERT(pre >= 25 * ms && pre <= 90 * ms);
+    CU_ASSERT_EQUAL(w, 100 * ms + 70000);
     cost_free(m);
 }
 
@@ -748,6 +833,7 @@ static CU_TestInfo tests[] = {
      test_guest_side_stages_go_to_timeinguest},
     {"larger footprint raises every exit by the refill",
      test_larger_footprint_raises_every_exit_by_refill},
+    {"code lines are reals", test_code_lines_are_real},
     {"emulation priced by decoded class",
      test_emulation_priced_by_decoded_class},
     {"TLB scans", test_tlb_scans},
@@ -770,6 +856,9 @@ static CU_TestInfo tests[] = {
     {"preemption heavy tail is capped", test_preemption_heavy_tail_is_capped},
     {"host arrivals inside an exit lengthen it",
      test_host_arrivals_inside_an_exit_lengthen_it},
+    {"woken work waits for a scheduling point",
+     test_woken_work_waits_for_a_scheduling_point},
+    {"preemption where the tick lands", test_preemption_where_the_tick_lands},
     {"per-exit arrival draws are GSL taus2's", test_taus2_batch_is_gsl_taus2},
     {"EMUL_WAIT idles until the guest tick",
      test_emul_wait_idles_until_guest_tick},
