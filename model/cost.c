@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "insn440.h"
 #include "taus2.h"
@@ -119,11 +122,12 @@ struct cost_model {
     uint64_t tick_period;
     gsl_rng *rng_exit; /* per-exit host arrivals (taus2: cheap to seed) */
     uint64_t exit_index, exit_seed;
-    /* the first two raw draws of the per-exit generators of exits
-     * arr_base .. arr_base + ARR_BATCH - 1 (arr_n of them valid) */
+    /* for exits arr_base .. arr_base + ARR_BATCH - 1 (arr_n of them
+     * valid), the earlier of the first host tick and device interrupt
+     * their generators' first two raw draws put in the exit (cycles) */
     uint64_t arr_base;
     unsigned arr_n;
-    uint32_t arr_x1[ARR_BATCH], arr_x2[ARR_BATCH];
+    double arr_first[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
     uint64_t guest_tick_period;
     /* Off-CPU time of the vcpu thread served in the exit in progress (a
@@ -240,7 +244,15 @@ static unsigned path_of(exit_type t)
  * integers in one instruction, unsigned ones in a branchy sequence. */
 static uint64_t cyc(double x)
 {
-    return x > 0 ? (uint64_t)(int64_t)(x + 0.5) : 0;
+    /* x <= 0 (and NaN) give 0: x > 0 ? x : 0 is SSE2's maxsd, which the
+     * compiler would not use by itself (a branch, mispredicted where x is
+     * sometimes 0) */
+#ifdef __SSE2__
+    double y = _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
+#else
+    double y = x > 0 ? x : 0.0;
+#endif
+    return (uint64_t)(int64_t)(y + 0.5);
 }
 static double dbl(uint64_t c)
 {
@@ -575,20 +587,30 @@ void cost_state(cost_model *m, const trace_rec *r)
 
 /* Host accesses to n pages from base, each with its slot memo; returns
  * the misses' cycles. A page still in the slot where it was last seen (slot
- * version unchanged) hits without asking the soft TLB. */
+ * version unchanged) hits without asking the soft TLB. That all of them do
+ * (nearly always) is found without a branch per page. */
 static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
                                   int *hints, uint32_t *seen)
 {
-    unsigned misses = 0;
     const uint32_t *ver = m->slot_ver;
+    uint32_t stale = 0;
+    for (unsigned i = 0; i < n; i++) /* (a page without a hint is stale) */
+        stale |= (uint32_t)(hints[i] < 0) |
+                 (ver[(unsigned)hints[i] & (TLB440_MAX - 1)] ^ seen[i]);
+    if (__builtin_expect(!stale, 1)) {
+        feat_add(m, CFEAT_hostmiss, 0);
+        return 0;
+    }
+    unsigned misses = 0;
     for (unsigned i = 0; i < n; i++) {
         if (hints[i] >= 0 && ver[hints[i]] == seen[i])
             continue;
         misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
-        seen[i] = ver[hints[i]];
+        if (hints[i] >= 0) /* (a pinned page has no slot) */
+            seen[i] = ver[hints[i]];
     }
     feat_add(m, CFEAT_hostmiss, misses);
-    if (!misses) /* the common case: skip the conversion's latency */
+    if (!misses) /* skip the conversion's latency */
         return 0;
     return cyc(misses * m->k_host_miss);
 }
@@ -927,9 +949,12 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
         }
     }
     if (pa & PATH_TLBMISS) {
-        uint32_t ea = r->addr;
-        if (t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL)
-            ea = r->addr ? r->addr : r->pc;
+        /* an instruction miss without an address: at the pc (a select:
+         * which it is varies from exit to exit) */
+        uint32_t ea = r->addr, pc = r->pc;
+        bool itlb = t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL;
+        uint32_t use_pc = -(uint32_t)(itlb & (ea == 0));
+        ea = (pc & use_pc) | (ea & ~use_pc);
         unsigned scanned = 0;
         int g;
         if (pa & PATH_MAP)
@@ -1005,33 +1030,33 @@ static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
  * calibration's finite differences stay smooth). */
 static uint64_t internal_arrivals(cost_model *m, exit_type t, uint64_t h)
 {
-    unsigned long seed = exit_seed_of(m, m->exit_index);
     double end = (double)h;
     /* Most exits see no arrival: their generator's first two draws, made
      * for ARR_BATCH exits at once (taus2.h), decide that without GSL. */
     uint64_t k = m->exit_index - m->arr_base;
     if (k >= m->arr_n) {
-        uint32_t w[ARR_BATCH];
+        uint32_t w[ARR_BATCH], x1[ARR_BATCH], x2[ARR_BATCH];
         for (unsigned i = 0; i < ARR_BATCH; i++)
             w[i] = taus2_seed_word(exit_seed_of(m, m->exit_index + i));
-        arrival_draws(w, m->arr_x1, m->arr_x2);
+        arrival_draws(w, x1, x2);
+        for (unsigned i = 0; i < ARR_BATCH; i++) {
+            double t0 = m->tick_period
+                            ? x1[i] / 4294967296.0 * (double)m->tick_period
+                            : INFINITY;
+            uint32_t x = m->tick_period ? x2[i] : x1[i];
+            double i0 = m->irq_mean > 0
+                            ? m->irq_mean * (x / 4294967296.0) * (1 - 1e-12)
+                            : INFINITY;
+            m->arr_first[i] = t0 < i0 ? t0 : i0;
+        }
         m->arr_base = m->exit_index;
         m->arr_n = ARR_BATCH;
         k = 0;
     }
-    {
-        double t0 = m->tick_period ? m->arr_x1[k] / 4294967296.0 *
-                                         (double)m->tick_period
-                                   : INFINITY;
-        uint32_t x = m->tick_period ? m->arr_x2[k] : m->arr_x1[k];
-        double i0 = m->irq_mean > 0
-                        ? m->irq_mean * (x / 4294967296.0) * (1 - 1e-12)
-                        : INFINITY;
-        if (t0 >= end && i0 >= end)
-            return 0;
-    }
+    if (m->arr_first[k] >= end)
+        return 0;
     gsl_rng *r = m->rng_exit;
-    gsl_rng_set(r, seed);
+    gsl_rng_set(r, exit_seed_of(m, m->exit_index));
     double tick_at = m->tick_period
                          ? gsl_rng_uniform(r) * (double)m->tick_period
                          : INFINITY;
@@ -1247,10 +1272,12 @@ void cost_exit_replay(cost_model *m, const trace_rec *r, uint64_t *handler,
                   COST_DRAW, handler, guest);
         return;
     }
-    /* ticks -> cycles for the model's clock and D-cache decay */
-    double c = m->tb_hz == m->core_hz ? (double)r->guest
-                                      : (double)r->guest / m->tb_per_cycle;
-    exit_impl(m, r, 0, cyc(c), handler, guest);
+    /* ticks -> cycles for the model's clock and D-cache decay (the same
+     * count when they run at one rate: cyc of a whole number is itself) */
+    uint64_t c = m->tb_hz == m->core_hz
+                     ? r->guest
+                     : cyc((double)r->guest / m->tb_per_cycle);
+    exit_impl(m, r, 0, c, handler, guest);
 }
 
 void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
@@ -1602,10 +1629,20 @@ static sim_err hook_cost(void *ctx, const trace_rec *r, uint32_t *handler,
     return SIM_OK;
 }
 
+__attribute__((flatten)) static sim_err hook_cost_many(void *ctx, const trace_rec *r, size_t n,
+                              uint32_t *handler, uint32_t *guest, size_t *done)
+{
+    for (size_t i = 0; i < n; i++)
+        (void)hook_cost(ctx, &r[i], &handler[i], &guest[i]); /* SIM_OK */
+    *done = n;
+    return SIM_OK;
+}
+
 void cost_replay_hook(cost_model *m, replay_cost_model *hook)
 {
     hook->name = "sim440-cost";
     hook->ctx = m;
     hook->begin = hook_begin;
     hook->cost = hook_cost;
+    hook->cost_many = hook_cost_many;
 }

@@ -110,29 +110,80 @@ static size_t replay_measured_chunk(stats *s, const trace_rec *recs, size_t n,
     return measured_chunk(s, recs, n, next_tb, res, base, false);
 }
 
+/* Records per cost_many call: the ticks of a batch fit in L1. */
+#define COST_BATCH 256
+
 /* One chunk through a cost model: the timeline is rebuilt from the
- * predicted ticks, starting at the first exit's timebase. */
+ * predicted ticks, starting at the first exit's timebase.
+ *
+ * stats_exit + stats_enter, with the bookkeeping in locals for the chunk
+ * (as in measured_chunk: through s every row update could alias it). A
+ * rebuilt timeline never goes back, but the order checks stay. */
 static sim_err replay_model_chunk(stats *s, const trace_rec *recs, size_t n,
                                   uint64_t *now, const replay_cost_model *m,
                                   replay_result *res)
 {
-    for (size_t i = 0; i < n; i++) {
-        const trace_rec *r = &recs[i];
-        uint32_t handler = 0, guest = 0;
-        sim_err e = m->cost(m->ctx, r, &handler, &guest);
-        if (e != SIM_OK)
-            return e;
-        if (r->kind != TREC_EXIT)
-            continue;
-        if (res->exits == 0)
-            *now = r->tb;
-        res->exits++;
-        stats_exit(s, *now, r->type);
-        *now += handler;
-        stats_enter(s, *now);
-        *now += guest;
+    int last_type = s->last_type;
+    uint64_t last_exit = s->last_exit, last_enter = s->last_enter;
+    uint64_t exits = s->exits, entries = s->entries;
+    bool in_guest = s->in_guest;
+    uint64_t t = *now, nexit = res->exits;
+    sim_err e = SIM_OK;
+    uint32_t hs[COST_BATCH], gs[COST_BATCH];
+    for (size_t at = 0; at < n && e == SIM_OK; at += COST_BATCH) {
+        size_t k = n - at < COST_BATCH ? n - at : COST_BATCH, done = 0;
+        if (m->cost_many)
+            e = m->cost_many(m->ctx, recs + at, k, hs, gs, &done);
+        else
+            for (; done < k; done++) {
+                hs[done] = gs[done] = 0;
+                e = m->cost(m->ctx, &recs[at + done], &hs[done], &gs[done]);
+                if (e != SIM_OK)
+                    break;
+            }
+        for (size_t i = 0; i < done; i++) {
+            const trace_rec *r = &recs[at + i];
+            if (r->kind != TREC_EXIT)
+                continue;
+            if (nexit == 0)
+                t = r->tb;
+            nexit++;
+            /* stats_exit(s, t, r->type) */
+            if (__builtin_expect(exits == 0 || !in_guest || t < last_enter,
+                                 0)) {
+                if (exits == 0)
+                    s->first_exit = t;
+                else if (s->order_errors++ == 0)
+                    s->first_order_error_index = exits;
+            }
+            if (__builtin_expect(
+                    last_type >= 0 && in_guest && t >= last_enter, 1)) {
+                stats_add(s, last_type, last_enter - last_exit);
+                stats_add(s, EXIT_TIMEINGUEST, t - last_enter);
+            }
+            last_exit = t;
+            last_type = r->type;
+            exits++;
+            /* stats_enter(s, t + handler) */
+            t += hs[i];
+            if (__builtin_expect(t < last_exit, 0) &&
+                s->order_errors++ == 0)
+                s->first_order_error_index = exits;
+            last_enter = t;
+            entries++;
+            in_guest = true;
+            t += gs[i];
+        }
     }
-    return SIM_OK;
+    s->last_type = last_type;
+    s->last_exit = s->last_exit_tb = last_exit;
+    s->last_enter = last_enter;
+    s->exits = exits;
+    s->entries = entries;
+    s->in_guest = in_guest;
+    *now = t;
+    res->exits = nexit;
+    return e;
 }
 
 sim_err replay_file(const char *path, const replay_opts *o, stats *s,

@@ -24,6 +24,13 @@ typedef struct replay_cost_model {
      * state; the outputs are ignored. */
     sim_err (*cost)(void *ctx, const trace_rec *r, uint32_t *handler,
                     uint32_t *guest);
+    /* Optional (NULL: cost is called per record): what n calls of cost
+     * would do, for r[0..n), into handler[i] and guest[i]; *done gets the
+     * number of records costed (n unless an error stopped it). One call per
+     * batch instead of one per record keeps replay's accounting loop free
+     * of calls. */
+    sim_err (*cost_many)(void *ctx, const trace_rec *r, size_t n,
+                         uint32_t *handler, uint32_t *guest, size_t *done);
 } replay_cost_model;
 
 typedef enum replay_ticks {

@@ -6,12 +6,16 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tlbword.h"
 
 #define LOWMEM_BASE  0xc0000000u
 #define PINNED_BYTES (256u << 20)
 #define HOST_PAGE    4096u
+#define HKEY_BLOCK   8 /* the SSE2 search below takes two blocks of 4 */
 
 typedef struct shadow_ref {
     bool held;      /* ref->page != NULL */
@@ -25,11 +29,16 @@ struct tlb440 {
     unsigned index; /* tlb_44x_index */
     unsigned pid;   /* guest PID */
     tlb440_entry gtlb[TLB440_MAX];
-    /* the guest TLB again as flat arrays for the linear search: first and
-     * last EA (clamped to 32 bits), TID, and V|TS as 0 (invalid), 1 (TS 0)
-     * or 2 (TS 1) */
+    /* the guest TLB again as flat arrays for the search: first and
+     * last EA (clamped to 32 bits), TID */
     uint32_t g_lo[TLB440_MAX], g_hi[TLB440_MAX];
-    uint8_t g_tid[TLB440_MAX], g_vts[TLB440_MAX];
+    uint8_t g_tid[TLB440_MAX];
+    /* the same as bit masks (bit i: guest entry i), so that the search
+     * visits only the entries that can match an AS and PID, in index
+     * order: valid in TS 0 / TS 1, TID 0, and TID == mask_pid (kept for
+     * the last PID searched: the guest changes PID rarely) */
+    uint64_t m_ts[2], m_tid0, m_pid;
+    uint8_t mask_pid;
     /* the last search: its result holds for every EA in [lo, hi] with the
      * same AS and PID until the guest TLB changes (the search is const to
      * callers; the memo is invisible state) */
@@ -41,6 +50,12 @@ struct tlb440 {
         unsigned scanned;
     } memo;
     uint32_t version[TLB440_MAX]; /* bumped by every write of a UTLB slot */
+    /* per slot, what a host access needs to know (host_key), so that the
+     * search for a host page compares one word per slot, HKEY_BLOCK at a
+     * time (the padding stays 0); n_other: round-robin slots (at or below
+     * hwater) whose key is HKEY_OTHER */
+    uint32_t hkey[TLB440_MAX + HKEY_BLOCK];
+    unsigned n_other;
     tlb440_entry utlb[TLB440_MAX];
     shadow_ref ref[TLB440_MAX];
     tlb440_entry saved[TLB440_MAX]; /* vcpu_put's shadow_tlb[] */
@@ -77,7 +92,45 @@ static void gtlb_index_entry(tlb440 *t, unsigned i)
     t->g_lo[i] = tlbw_epn(g->w0);
     t->g_hi[i] = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
     t->g_tid[i] = (uint8_t)tlbw_tid(g->tid);
-    t->g_vts[i] = tlbw_v(g->w0) ? (uint8_t)(1 + tlbw_ts(g->w0)) : 0;
+    uint64_t bit = 1ull << i, v = tlbw_v(g->w0) ? bit : 0;
+    t->m_ts[0] = (t->m_ts[0] & ~bit) | (tlbw_ts(g->w0) ? 0 : v);
+    t->m_ts[1] = (t->m_ts[1] & ~bit) | (tlbw_ts(g->w0) ? v : 0);
+    t->m_tid0 = (t->m_tid0 & ~bit) | (t->g_tid[i] == 0 ? bit : 0);
+    t->m_pid = (t->m_pid & ~bit) | (t->g_tid[i] == t->mask_pid ? bit : 0);
+}
+
+/* m_pid for another PID (a scan of the guest TLB). */
+static void gtlb_mask_pid(tlb440 *t, uint8_t pid)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < t->c.gtlb_entries; i++)
+        m |= (uint64_t)(t->g_tid[i] == pid) << i;
+    t->m_pid = m;
+    t->mask_pid = pid;
+}
+
+/* hkey of a UTLB entry: 0 if it is no host entry (invalid or TS 1), its
+ * EPN | 1 if it is a 4 KB host page (the only kind the host fills), else
+ * HKEY_OTHER (compared in full). */
+#define HKEY_OTHER 2u
+static uint32_t host_key(const tlb440_entry *e)
+{
+    if (!tlbw_v(e->w0) || tlbw_ts(e->w0) != 0)
+        return 0;
+    uint32_t epn = tlbw_epn(e->w0);
+    return tlbw_size(e->w0) == TLBSZ_4K && (epn & (HOST_PAGE - 1u)) == 0
+               ? epn | 1u
+               : HKEY_OTHER;
+}
+
+/* UTLB slot i has been written or invalidated. */
+static inline void slot_changed(tlb440 *t, unsigned i)
+{
+    t->version[i]++;
+    bool rr = i <= t->hwater; /* n_other counts the round-robin slots */
+    t->n_other -= rr && t->hkey[i] == HKEY_OTHER;
+    t->hkey[i] = host_key(&t->utlb[i]);
+    t->n_other += rr && t->hkey[i] == HKEY_OTHER;
 }
 
 void tlb440_reset(tlb440 *t)
@@ -104,6 +157,10 @@ void tlb440_reset(tlb440 *t)
         t->utlb[c.utlb_entries - 1 - i] = (tlb440_entry){
             0, tlbw_make_w0(ea, TLBSZ_256M, true, 0),
             tlbw_make_w1(ea - LOWMEM_BASE), TLBW2_S_PERMS | TLBW2_M};
+    }
+    for (unsigned i = 0; i < TLB440_MAX; i++) {
+        t->hkey[i] = host_key(&t->utlb[i]);
+        t->n_other += i <= t->hwater && t->hkey[i] == HKEY_OTHER;
     }
 }
 
@@ -141,7 +198,7 @@ static bool release(tlb440 *t, unsigned slot)
     if (!t->ref[slot].held)
         return false;
     t->utlb[slot].w0 &= ~TLBW0_V;
-    t->version[slot]++;
+    slot_changed(t, slot);
     t->ref[slot].held = false;
     t->st.releases++;
     return true;
@@ -166,31 +223,37 @@ int tlb440_gtlb_search(const tlb440 *t, uint32_t ea, unsigned as, unsigned pid,
 {
     uint8_t want = (uint8_t)(1 + (as & 1u)), p8 = (uint8_t)pid;
     tlb440 *mt = (tlb440 *)t; /* the memo only */
-    if (t->memo.valid && t->memo.as == want && t->memo.pid == p8 &&
-        ea >= t->memo.lo && ea <= t->memo.hi) {
+    /* one branch (&, not &&): whether the memo holds is as good as random */
+    if (t->memo.valid & (t->memo.as == want) & (t->memo.pid == p8) &
+        (ea >= t->memo.lo) & (ea <= t->memo.hi)) {
         if (scanned)
             *scanned = t->memo.scanned;
         return t->memo.index;
     }
+    if (p8 != t->mask_pid)
+        gtlb_mask_pid(mt, p8);
     /* kvmppc_44x_tlb_index's tests (tlbw_match) on the flat arrays, while
-     * narrowing [lo, hi] to the EAs for which the answer is the same */
+     * narrowing [lo, hi] to the EAs for which the answer is the same; only
+     * the entries that can match this AS and PID are visited, in index
+     * order (the others match no EA) */
+    uint64_t cand = t->m_ts[as & 1u] & (t->m_tid0 | t->m_pid);
     uint32_t lo = 0, hi = UINT32_MAX;
     int found = -1;
-    unsigned n = t->c.gtlb_entries, i;
-    for (i = 0; i < n; i++) {
-        if (t->g_vts[i] != want || (t->g_tid[i] != 0 && t->g_tid[i] != p8))
-            continue; /* matches no EA for this AS and PID */
-        if (ea < t->g_lo[i]) {
-            if (t->g_lo[i] - 1 < hi)
-                hi = t->g_lo[i] - 1;
-        } else if (ea > t->g_hi[i]) {
-            if (t->g_hi[i] + 1 > lo)
-                lo = t->g_hi[i] + 1;
-        } else {
-            if (t->g_lo[i] > lo)
-                lo = t->g_lo[i];
-            if (t->g_hi[i] < hi)
-                hi = t->g_hi[i];
+    unsigned n = t->c.gtlb_entries, i = 0;
+    while (cand) {
+        i = (unsigned)__builtin_ctzll(cand);
+        cand &= cand - 1;
+        /* selects rather than branches: whether ea lies below, above or
+         * in an entry is as good as random */
+        uint32_t elo = t->g_lo[i], ehi = t->g_hi[i];
+        bool below = ea < elo, above = ea > ehi;
+        uint32_t take_hi = -(uint32_t)(below & (elo - 1 < hi));
+        uint32_t take_lo = -(uint32_t)(above & (ehi + 1 > lo));
+        hi = ((elo - 1) & take_hi) | (hi & ~take_hi);
+        lo = ((ehi + 1) & take_lo) | (lo & ~take_lo);
+        if (!below && !above) {
+            lo = elo > lo ? elo : lo;
+            hi = ehi < hi ? ehi : hi;
             found = (int)i;
             break;
         }
@@ -302,9 +365,9 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
     }
     w2 |= TLBW2_S_PERMS | TLBW2_M;
     uint8_t tid = !(tlbw_tid(g->tid));
-    t->version[v]++;
     t->utlb[v] = (tlb440_entry){tid, tlbw_make_w0(epn, size, true, 1),
                                 tlbw_make_w1(ra), w2};
+    slot_changed(t, v);
     t->ref[v] = (shadow_ref){true, (uint8_t)gindex, tid};
     t->st.maps++;
     t->st.map_evicted_host += mi.evicted_host;
@@ -321,11 +384,11 @@ void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
     tlb440_map_info mi = {.victim = v};
     mi.released = release(t, v);
     mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
-    t->version[v]++;
     t->utlb[v] =
         (tlb440_entry){1, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
                        tlbw_make_w1(ra & ~(uint64_t)4095),
                        TLBW2_SR | TLBW2_SW | TLBW2_UR | TLBW2_UW | TLBW2_M};
+    slot_changed(t, v);
     t->ref[v] = (shadow_ref){true, NO_GUEST_ENTRY, 1};
     t->st.maps++;
     t->st.map_evicted_host += mi.evicted_host;
@@ -339,6 +402,41 @@ static bool host_hit(const tlb440_entry *e, uint32_t ea)
            (uint64_t)ea <= tlbw_end(e->w0);
 }
 
+/* The first round-robin slot holding a host entry for ea, or -1. */
+static int host_find(const tlb440 *t, uint32_t ea)
+{
+    uint32_t key = (ea & ~(HOST_PAGE - 1u)) | 1u;
+    if (t->n_other) { /* entries other than 4 KB host pages: in full */
+        for (unsigned i = 0; i <= t->hwater; i++)
+            if (t->hkey[i] == key ||
+                (t->hkey[i] == HKEY_OTHER && host_hit(&t->utlb[i], ea)))
+                return (int)i;
+        return -1;
+    }
+    /* only 4 KB host pages: their keys, a block at a time without a
+     * branch per slot (an odd key is a 4 KB host page, and those lie at or
+     * below hwater, so the first match is the answer or there is none) */
+    for (unsigned b = 0; b <= t->hwater; b += HKEY_BLOCK) {
+        unsigned hit = 0;
+#ifdef __SSE2__
+        __m128i k = _mm_set1_epi32((int)key);
+        __m128i lo = _mm_loadu_si128((const __m128i *)&t->hkey[b]);
+        __m128i hi = _mm_loadu_si128((const __m128i *)&t->hkey[b + 4]);
+        hit = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, k))) |
+              (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hi, k)))
+                  << 4;
+#else
+        for (unsigned j = 0; j < HKEY_BLOCK; j++)
+            hit |= (unsigned)(t->hkey[b + j] == key) << j;
+#endif
+        if (hit) {
+            unsigned i = b + (unsigned)__builtin_ctz(hit);
+            return i <= t->hwater ? (int)i : -1;
+        }
+    }
+    return -1;
+}
+
 bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
 {
     unsigned n = t->c.utlb_entries;
@@ -350,22 +448,23 @@ bool tlb440_host_access(tlb440 *t, uint32_t ea, int *hint)
          * is at the hint's slot or nowhere */
         if ((unsigned)*hint < n && host_hit(&t->utlb[*hint], ea))
             return false;
-    } else
-        for (unsigned i = 0; i <= t->hwater; i++)
-            if (host_hit(&t->utlb[i], ea)) {
-                if (hint)
-                    *hint = (int)i;
-                return false;
-            }
+    } else {
+        int i = host_find(t, ea);
+        if (i >= 0) {
+            if (hint)
+                *hint = i;
+            return false;
+        }
+    }
     unsigned v = next_victim(t);
     t->st.host_fills++;
     if (is_guest_slot(&t->utlb[v]))
         t->st.host_evicted_guest++;
     /* host kernel mappings: TS 0, TID 0 */
-    t->version[v]++;
     t->utlb[v] = (tlb440_entry){
         0, tlbw_make_w0(ea & ~(HOST_PAGE - 1u), TLBSZ_4K, true, 0),
         tlbw_make_w1(ea & ~(HOST_PAGE - 1u)), TLBW2_S_PERMS | TLBW2_M};
+    slot_changed(t, v);
     if (hint)
         *hint = (int)v;
     return true;
@@ -387,7 +486,7 @@ unsigned tlb440_vcpu_put(tlb440 *t)
         if (t->saved_valid[i]) {
             t->saved[i] = t->utlb[i];
             t->utlb[i].w0 &= ~TLBW0_V;
-            t->version[i]++;
+            slot_changed(t, i);
             n++;
         }
     }
@@ -402,7 +501,7 @@ unsigned tlb440_flush_host(tlb440 *t)
     for (unsigned i = 0; i <= t->hwater; i++)
         if (tlbw_v(t->utlb[i].w0) && tlbw_ts(t->utlb[i].w0) == 0) {
             t->utlb[i].w0 &= ~TLBW0_V;
-            t->version[i]++;
+            slot_changed(t, i);
             n++;
         }
     return n;
@@ -414,7 +513,7 @@ unsigned tlb440_vcpu_load(tlb440 *t)
     for (unsigned i = 0; i <= t->hwater; i++)
         if (t->saved_valid[i]) {
             t->utlb[i] = t->saved[i];
-            t->version[i]++;
+            slot_changed(t, i);
             t->saved_valid[i] = false;
             n++;
         }

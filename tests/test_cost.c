@@ -713,6 +713,31 @@ static void test_stage_counts_are_the_tables(void)
     cost_free(m);
 }
 
+/* replay's batched path (cost_many) and its per-record one (cost) give the
+ * same stats, every field. */
+static void test_batched_replay_is_the_per_record_one(void)
+{
+    write_trace();
+    static stats a, b;
+    replay_model(&a, 3);
+    params p;
+    params_init(&p);
+    P(&p, seed) = 3;
+    cost_model *m = mk(&p);
+    replay_cost_model hook;
+    cost_replay_hook(m, &hook);
+    CU_ASSERT_PTR_NOT_NULL(hook.cost_many);
+    hook.cost_many = NULL;
+    replay_opts o = {
+        .unit = STATS_TICKS, .ticks = REPLAY_MODEL, .model = &hook};
+    replay_result res;
+    CU_ASSERT_EQUAL(replay_file(path, &o, &b, &res), SIM_OK);
+    CU_ASSERT_EQUAL(res.exits, 5000);
+    cost_free(m);
+    CU_ASSERT(a.rows[EXIT_DTLBVIRT].count > 0);
+    CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof a), 0);
+}
+
 static void test_model_replay_keeps_invariants(void)
 {
     write_trace();
@@ -829,6 +854,8 @@ static void test_inconsistent_params_refused(void)
 
 static CU_TestInfo tests[] = {
     {"common path stages", test_common_path_stages},
+    {"batched replay is the per-record one",
+     test_batched_replay_is_the_per_record_one},
     {"guest-side stages go to TIMEINGUEST",
      test_guest_side_stages_go_to_timeinguest},
     {"larger footprint raises every exit by the refill",

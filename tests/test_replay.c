@@ -128,7 +128,7 @@ static void test_cost_model_rebuilds_timeline(void)
 {
     write_trace("model", 100, false, -1);
     toy t = {0};
-    replay_cost_model m = {"toy", &t, toy_begin, toy_cost};
+    replay_cost_model m = {"toy", &t, toy_begin, toy_cost, NULL};
     replay_opts o = {.unit = STATS_TICKS, .ticks = REPLAY_MODEL, .model = &m};
     static stats s;
     replay_result res;
@@ -167,7 +167,7 @@ static void test_fast_path_equals_generic_accounting(void)
     /* the measured fast path keeps the kernel's bookkeeping in locals; it
      * must give exactly what stats_exit/stats_enter give, in both units */
     write_trace("equal", 3 * 65536 + 17, true, -1);
-    replay_cost_model m = {"echo", NULL, NULL, echo_cost};
+    replay_cost_model m = {"echo", NULL, NULL, echo_cost, NULL};
     for (int u = 0; u < 2; u++) {
         stats_unit unit = u ? STATS_TICKS : STATS_USEC;
         replay_opts a = {.unit = unit, .ticks = REPLAY_MEASURED};

@@ -345,23 +345,39 @@ static void test_vcpu_put_load_round_trip(void)
     tlb440_free(t);
 }
 
-/* The search remembers the EA range over which its last answer holds;
- * against a plain scan with tlbw_match over random tables and EAs. */
+/* Well-mixed 32-bit draws for the random tables below (the high half of
+ * a 64-bit LCG: the low bits of a 32-bit one repeat with short periods). */
+static uint32_t draw32(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*x >> 32);
+}
+
+/* The search remembers the EA range over which its last answer holds and
+ * visits only the entries its masks (TS, TID 0, the PID) allow; against a
+ * plain scan with tlbw_match over random tables, PIDs and EAs, with resets
+ * on the way (the masks must follow them too). */
 static void test_search_memo_agrees_with_plain_scan(void)
 {
     tlb440 *t = mk();
-    uint32_t x = 12345;
+    uint64_t x = 12345;
+    unsigned found = 0;
     for (int round = 0; round < 20000; round++) {
-        x = x * 1103515245u + 12345u;
+        if (round % 5000 == 4999)
+            tlb440_reset(t);
         if (round % 16 == 0) { /* a guest tlbwe somewhere */
-            unsigned size = (unsigned[]){0, 1, 2, 3, 4, 5, 7, 9}[(x >> 8) & 7];
-            tlb440_entry e = {(x >> 3) & 3, 0, 0, TLBW2_S_PERMS};
-            e.w0 = tlbw_make_w0(0xc0000000u + ((x >> 12) & 0xfff) * 0x4000u,
-                                size, (x & 1) != 0, (x >> 1) & 1);
-            tlb440_gtlb_write(t, (x >> 20) % 64, &e);
+            uint32_t y = draw32(&x);
+            unsigned size = (unsigned[]){0, 1, 2, 3, 4, 5, 7, 9}[y & 7];
+            tlb440_entry e = {(y >> 3) & 3, 0, 0, TLBW2_S_PERMS};
+            e.w0 = tlbw_make_w0(0xc0000000u + ((y >> 8) & 0xfff) * 0x4000u,
+                                size, ((y >> 5) & 3) != 0, (y >> 7) & 1);
+            tlb440_gtlb_write(t, (y >> 20) % 64, &e);
         }
-        uint32_t ea = 0xc0000000u + ((x >> 7) & 0x3ffffff);
-        unsigned as = (x >> 30) & 1, pid = (x >> 28) & 3, sc = 0;
+        uint32_t y = draw32(&x);
+        uint32_t ea = 0xc0000000u + (y & 0x3ffffff);
+        /* the PID changes at every search, or stays for 64 of them */
+        unsigned as = (y >> 30) & 1, sc = 0;
+        unsigned pid = round & 1024 ? (unsigned)(round >> 6) & 3 : (y >> 26) & 3;
         int got = tlb440_gtlb_search(t, ea, as, pid, &sc);
         int want = -1;
         unsigned wsc = 64;
@@ -375,8 +391,9 @@ static void test_search_memo_agrees_with_plain_scan(void)
         }
         CU_ASSERT_EQUAL(got, want);
         CU_ASSERT_EQUAL(sc, wsc);
+        found += want >= 0;
         /* a nearby EA: the memo's range must be exact */
-        uint32_t ea2 = ea + ((x >> 4) & 0xffff) - 0x8000;
+        uint32_t ea2 = ea + (draw32(&x) & 0xffff) - 0x8000;
         got = tlb440_gtlb_search(t, ea2, as, pid, &sc);
         want = -1;
         for (unsigned i = 0; i < 64 && want < 0; i++) {
@@ -386,6 +403,45 @@ static void test_search_memo_agrees_with_plain_scan(void)
         }
         CU_ASSERT_EQUAL(got, want);
     }
+    /* the tables were neither empty nor all-covering */
+    CU_ASSERT(found > 2000 && found < 18000);
+    tlb440_free(t);
+}
+
+/* A host access hits exactly when a valid TS 0 entry in a round-robin
+ * slot covers the address (against a plain scan of the UTLB), through
+ * fills, shadow maps, releases, vcpu_put/load and host flushes. */
+static void test_host_access_agrees_with_plain_scan(void)
+{
+    tlb440 *t = mk();
+    uint64_t x = 777;
+    tlb440_entry e = gent(0x10000000u, 0, TLBSZ_16M, 0, 0);
+    tlb440_gtlb_write(t, 2, &e);
+    unsigned hits = 0;
+    for (int round = 0; round < 20000; round++) {
+        uint32_t y = draw32(&x);
+        switch (y & 15) {
+        case 0: tlb440_vcpu_put(t); tlb440_vcpu_load(t); break;
+        case 1: tlb440_flush_host(t); break;
+        case 2: tlb440_gtlb_write(t, 2, &e); break; /* releases shadows */
+        case 3: case 4: case 5:
+            tlb440_map(t, 0x10000000u + ((y >> 8) & 0xfff) * 4096, 2, false,
+                       NULL);
+            break;
+        default: break;
+        }
+        uint32_t ea = 0xd1000000u + ((y >> 4) % 96) * 4096 + ((y >> 20) & 0xfff);
+        bool want_miss = true;
+        for (unsigned i = 0; i <= tlb440_hwater(t); i++) {
+            const tlb440_entry *u = tlb440_utlb(t, i);
+            if (tlbw_v(u->w0) && tlbw_ts(u->w0) == 0 &&
+                ea >= tlbw_epn(u->w0) && (uint64_t)ea <= tlbw_end(u->w0))
+                want_miss = false;
+        }
+        CU_ASSERT_EQUAL(tlb440_host_access(t, ea, NULL), want_miss);
+        hits += !want_miss;
+    }
+    CU_ASSERT(hits > 2000 && hits < 18000); /* both outcomes are tried */
     tlb440_free(t);
 }
 
@@ -442,6 +498,8 @@ static CU_TestInfo tests[] = {
     {"vcpu_put/vcpu_load round trip", test_vcpu_put_load_round_trip},
     {"search memo agrees with a plain scan",
      test_search_memo_agrees_with_plain_scan},
+    {"host access agrees with a plain scan",
+     test_host_access_agrees_with_plain_scan},
     {"slot versions change with the slot",
      test_slot_versions_change_with_the_slot},
     {"bad geometry refused", test_bad_geometry_is_refused},
