@@ -52,6 +52,7 @@ void calib_opts_default(calib_opts *o)
     o->fd_step = 0.05;
     o->unit = STATS_USEC;
     o->full_check = true;
+    o->refine_iter = 6;
 }
 
 /* ---- the logistic transform of a range ---- */
@@ -409,7 +410,10 @@ static void cb_iter(const size_t iter, void *arg,
 
 /* ---- loading the (subsampled) trace ---- */
 
-static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
+/* Loads the records the fit replays: `want` exits (0: all) in
+ * CALIB_BLOCKS blocks. With count, also the trace's counts into r. */
+static sim_err load_trace(fitctx *c, const char *path, calib_result *r,
+                          uint64_t want, bool count)
 {
     trace_footer foot;
     trace_header h;
@@ -422,7 +426,6 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
     if (e != SIM_OK)
         return e;
     c->h = *trace_reader_header(rd);
-    uint64_t want = c->o->subsample;
     /* (a trace of fewer than CALIB_BLOCKS exits is replayed whole) */
     bool sub = want > 0 && nex > want && nex >= CALIB_BLOCKS;
     /* blocks of L consecutive exits every stride exits */
@@ -448,7 +451,8 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
                     keep = b < CALIB_BLOCKS && off < L;
                 }
                 exits++;
-                r->row[q->type].count_trace++;
+                if (count)
+                    r->row[q->type].count_trace++;
                 last = q->type;
             }
             if (!keep)
@@ -474,7 +478,7 @@ static sim_err load_trace(fitctx *c, const char *path, calib_result *r)
         return e;
     /* counts as the replayed table charges them (all exits but the last),
      * so the mix printed here agrees with sim replay's table */
-    if (last >= 0)
+    if (last >= 0 && count)
         r->row[last].count_trace--;
     r->trace_exits = exits;
     if (exits == 0)
@@ -835,6 +839,107 @@ static sim_err full_check(fitctx *c, const char *path, calib_result *r)
     return SIM_OK;
 }
 
+/* The trust-region fit of the free candidates from c->u_all, at most
+ * max_iter iterations: the position into u_fit, the status, iterations and
+ * 1-sigma uncertainties into r. */
+static sim_err lm_fit(fitctx *c, calib_result *r, unsigned max_iter,
+                      double *u_fit)
+{
+    const calib_opts *o = c->o;
+    sim_err e = SIM_OK;
+    memcpy(u_fit, c->u_all, sizeof(double) * PARAM__COUNT);
+    gsl_multifit_nlinear_fdf fdf = {.f = cb_f,
+                                    .df = cb_df,
+                                    .fvv = NULL,
+                                    .n = c->nres,
+                                    .p = (size_t)c->nfree,
+                                    .params = c};
+    gsl_multifit_nlinear_parameters fp =
+        gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(
+        gsl_multifit_nlinear_trust, &fp, c->nres, (size_t)c->nfree);
+    gsl_vector *x0 = gsl_vector_alloc((size_t)c->nfree);
+    c->last_x = gsl_vector_alloc((size_t)c->nfree);
+    c->last_f = gsl_vector_alloc(c->nres);
+    c->have_last = false;
+    for (int k = 0; k < c->nfree; k++)
+        gsl_vector_set(x0, (size_t)k, c->u_all[c->free_[k]]);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int info = 0;
+    int st = gsl_multifit_nlinear_init(x0, &fdf, w);
+    cbstate cs = {c, r};
+    if (st == GSL_SUCCESS)
+        st = gsl_multifit_nlinear_driver(max_iter, 1e-8, 1e-8, 1e-8, cb_iter,
+                                         &cs, &info, w);
+    r->iterations = (unsigned)gsl_multifit_nlinear_niter(w);
+    if (c->err != SIM_OK) {
+        e = sim_fail(c->err, "%s", c->errmsg);
+    } else {
+        gsl_vector *x = gsl_multifit_nlinear_position(w);
+        u_all_from(c, x, u_fit);
+        r->converged = st == GSL_SUCCESS || st == GSL_ENOPROG;
+        snprintf(r->status, sizeof r->status, "%s",
+                 st == GSL_SUCCESS
+                     ? (info == 1   ? "converged (step below tolerance)"
+                        : info == 2 ? "converged (gradient below "
+                                      "tolerance)"
+                                    : "converged")
+                 : st == GSL_ENOPROG
+                     ? "converged (no step decreases the objective "
+                       "further)"
+                 : st == GSL_EMAXITER ? "NOT CONVERGED: iteration limit "
+                                        "reached; the best point is kept"
+                                      : gsl_strerror(st));
+        /* 1-sigma: (J'J)^-1 scaled by the residual variance */
+        gsl_matrix *Jf = gsl_multifit_nlinear_jac(w);
+        gsl_matrix *cov =
+            gsl_matrix_alloc((size_t)c->nfree, (size_t)c->nfree);
+        gsl_multifit_nlinear_covar(Jf, 0.0, cov);
+        gsl_vector *fr = gsl_multifit_nlinear_residual(w);
+        double chi2 = gsl_blas_dnrm2(fr);
+        chi2 *= chi2;
+        int dof = (int)c->nres - c->nfree;
+        r->resvar = dof > 0 ? chi2 / dof : NAN;
+        for (int k = 0; k < c->nfree; k++) {
+            int ci = c->free_[k];
+            int id = c->cand[ci];
+            /* statistical: (J'J)^-1 x residual variance; in quadrature
+             * with the fit's resolution, half the finite-difference step
+             * (the model rounds cycles, so it is flat on finer scales and
+             * the residuals cannot say more) */
+            double su2 =
+                gsl_matrix_get(cov, (size_t)k, (size_t)k) * r->resvar;
+            double res = 0.5 * o->fd_step;
+            double su = sqrt(su2 + res * res);
+            r->par[ci].sigma = su * dx_du(u_fit[ci], o->lo[id], o->hi[id]);
+        }
+        gsl_matrix_free(cov);
+    }
+    gsl_set_error_handler(old);
+    gsl_vector_free(x0);
+    gsl_vector_free(c->last_x);
+    gsl_vector_free(c->last_f);
+    c->last_x = c->last_f = NULL;
+    c->have_last = false;
+    gsl_multifit_nlinear_free(w);
+    return e;
+}
+
+/* The total (usec, scaled to the table's exits) of an evaluation, as
+ * fill_rows computes it. */
+static double eval_total(fitctx *c, const double *u, calib_result *r)
+{
+    params p;
+    params_at(c, u, &p);
+    evalout eo;
+    if (evaluate(c, &p, &eo) != SIM_OK)
+        return NAN;
+    c->evals++;
+    calib_result tmp = *r;
+    fill_rows(c, &eo, &tmp, false);
+    return tmp.total;
+}
+
 sim_err calib_run(const char *path, const table *hw, const params *start,
                   const calib_opts *o, calib_result *r)
 {
@@ -881,7 +986,7 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
         return sim_fail(SIM_ERR_USAGE, "calibrate: no parameter to fit");
 
     progress(o, "calibrate: reading %s", path);
-    e = load_trace(&c, path, r);
+    e = load_trace(&c, path, r, o->subsample, true);
     if (e != SIM_OK)
         goto out;
     e = setup_rows(&c, path, r);
@@ -919,80 +1024,39 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
     double u_fit[PARAM__COUNT];
     memcpy(u_fit, c.u_all, sizeof u_fit);
     if (c.nfree > 0 && (size_t)c.nfree <= c.nres) {
-        gsl_multifit_nlinear_fdf fdf = {.f = cb_f,
-                                        .df = cb_df,
-                                        .fvv = NULL,
-                                        .n = c.nres,
-                                        .p = (size_t)c.nfree,
-                                        .params = &c};
-        gsl_multifit_nlinear_parameters fp =
-            gsl_multifit_nlinear_default_parameters();
-        gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(
-            gsl_multifit_nlinear_trust, &fp, c.nres, (size_t)c.nfree);
-        gsl_vector *x0 = gsl_vector_alloc((size_t)c.nfree);
-        c.last_x = gsl_vector_alloc((size_t)c.nfree);
-        c.last_f = gsl_vector_alloc(c.nres);
-        for (int k = 0; k < c.nfree; k++)
-            gsl_vector_set(x0, (size_t)k, c.u_all[c.free_[k]]);
-        gsl_error_handler_t *old = gsl_set_error_handler_off();
-        int info = 0;
-        int st = gsl_multifit_nlinear_init(x0, &fdf, w);
-        cbstate cs = {&c, r};
-        if (st == GSL_SUCCESS)
-            st = gsl_multifit_nlinear_driver(o->max_iter, 1e-8, 1e-8, 1e-8,
-                                             cb_iter, &cs, &info, w);
-        r->iterations = (unsigned)gsl_multifit_nlinear_niter(w);
-        if (c.err != SIM_OK) {
-            e = sim_fail(c.err, "%s", c.errmsg);
-        } else {
-            gsl_vector *x = gsl_multifit_nlinear_position(w);
-            u_all_from(&c, x, u_fit);
-            r->converged = st == GSL_SUCCESS || st == GSL_ENOPROG;
-            snprintf(r->status, sizeof r->status, "%s",
-                     st == GSL_SUCCESS
-                         ? (info == 1   ? "converged (step below tolerance)"
-                            : info == 2 ? "converged (gradient below "
-                                          "tolerance)"
-                                        : "converged")
-                     : st == GSL_ENOPROG
-                         ? "converged (no step decreases the objective "
-                           "further)"
-                     : st == GSL_EMAXITER ? "NOT CONVERGED: iteration limit "
-                                            "reached; the best point is kept"
-                                          : gsl_strerror(st));
-            /* 1-sigma: (J'J)^-1 scaled by the residual variance */
-            gsl_matrix *Jf = gsl_multifit_nlinear_jac(w);
-            gsl_matrix *cov = gsl_matrix_alloc((size_t)c.nfree,
-                                               (size_t)c.nfree);
-            gsl_multifit_nlinear_covar(Jf, 0.0, cov);
-            gsl_vector *fr = gsl_multifit_nlinear_residual(w);
-            double chi2 = gsl_blas_dnrm2(fr);
-            chi2 *= chi2;
-            int dof = (int)c.nres - c.nfree;
-            r->resvar = dof > 0 ? chi2 / dof : NAN;
-            for (int k = 0; k < c.nfree; k++) {
-                int ci = c.free_[k];
-                int id = c.cand[ci];
-                /* statistical: (J'J)^-1 x residual variance; in
-                 * quadrature with the fit's resolution, half the finite-
-                 * difference step (the model rounds cycles, so it is flat
-                 * on finer scales and the residuals cannot say more) */
-                double su2 = gsl_matrix_get(cov, (size_t)k, (size_t)k) *
-                             r->resvar;
-                double res = 0.5 * o->fd_step;
-                double su = sqrt(su2 + res * res);
-                r->par[ci].sigma =
-                    su * dx_du(u_fit[ci], o->lo[id], o->hi[id]);
-            }
-            gsl_matrix_free(cov);
-        }
-        gsl_set_error_handler(old);
-        gsl_vector_free(x0);
-        gsl_vector_free(c.last_x);
-        gsl_vector_free(c.last_f);
-        gsl_multifit_nlinear_free(w);
+        e = lm_fit(&c, r, o->max_iter, u_fit);
         if (e != SIM_OK)
             goto out;
+        /* Refinement: the subsample's point, fitted again on the whole
+         * trace for a few iterations, so that the result carries no
+         * subsample bias (docs/calibration.md, "Speed") */
+        if (o->refine_iter > 0 && r->fit_exits < r->trace_exits &&
+            r->converged) {
+            r->sub_exits = r->fit_exits;
+            r->sub_iterations = r->iterations;
+            r->sub_total = eval_total(&c, u_fit, r);
+            snprintf(r->sub_status, sizeof r->sub_status, "%s", r->status);
+            progress(o, "calibrate: refining on the whole trace (%llu "
+                     "exits)", (unsigned long long)r->trace_exits);
+            free(c.recs);
+            c.recs = NULL;
+            c.nrecs = 0;
+            e = load_trace(&c, path, r, 0, false);
+            if (e != SIM_OK)
+                goto out;
+            r->sub_total_full = eval_total(&c, u_fit, r);
+            memcpy(c.u_all, u_fit, sizeof u_fit);
+            e = lm_fit(&c, r, o->refine_iter, u_fit);
+            if (e != SIM_OK)
+                goto out;
+            r->refined = true;
+            if (!r->converged) /* the refinement's own limit */
+                snprintf(r->status, sizeof r->status,
+                         "refinement stopped at --refine-iter %u; the "
+                         "best point is kept",
+                         o->refine_iter);
+            r->converged = true;
+        }
     } else {
         r->converged = true;
         snprintf(r->status, sizeof r->status,
@@ -1083,6 +1147,15 @@ void calib_write_report(FILE *f, const calib_result *r)
             (unsigned long long)r->trace_exits,
             r->fit_exits < r->trace_exits ? " (subsample)" : "", r->nres,
             r->nres / 3, r->status, r->iterations, r->evaluations);
+    if (r->refined)
+        fprintf(f, "# refined: the subsample stage (%llu exits per replay) "
+                   "%s after %u iterations at total %+.2f%% on the "
+                   "subsample, %+.2f%% on the whole trace (subsample bias "
+                   "%+.2f%%); then fitted on the whole trace from there\n",
+                (unsigned long long)r->sub_exits, r->sub_status,
+                r->sub_iterations, pct(r->sub_total, r->total_hw),
+                pct(r->sub_total_full, r->total_hw),
+                pct(r->sub_total, r->sub_total_full));
     fprintf(f, "# guest time: %.1f%% of the exits from the trace's guest "
                "ticks, the rest modelled\n", 100 * r->guest_from_trace);
     fprintf(f, "# identifiability: %d candidates, %d fitted; singular "

@@ -68,6 +68,8 @@ typedef struct calib_opts {
                             (logit) coordinate */
     stats_unit unit;     /* accounting convention of the table */
     bool full_check;     /* replay the whole trace at the result */
+    unsigned refine_iter; /* after a subsample fit: at most this many
+                             iterations on the whole trace (0: none) */
     /* a line of progress (no newline), or NULL */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
@@ -102,6 +104,13 @@ typedef struct calib_result {
     char status[120];        /* how the fit ended */
     unsigned iterations, evaluations;
     uint64_t trace_exits, fit_exits, hw_exits;
+    /* refinement: the subsample stage's exits, iterations, status and
+     * total (usec) on the subsample and on the whole trace */
+    bool refined;
+    uint64_t sub_exits;
+    unsigned sub_iterations;
+    char sub_status[120];
+    double sub_total, sub_total_full;
     double total_hw, total, total_full; /* usec, scaled to hw's exits */
     double guest_from_trace;            /* fraction of exits */
 } calib_result;

@@ -65,8 +65,16 @@ set_tests_properties(cli_microbench_params PROPERTIES TIMEOUT 120)
 # at the result; a subsample below the block count still works.
 sim_cli_test(calibrate_subsample 0 "~subsample bias"
   calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 200 -o cal_sub.ini)
-sim_cli_test(calibrate_subsample_tiny 0 "~of the trace's 500 exits per replay \\(subsample\\)"
+sim_cli_test(calibrate_subsample_tiny 0 "~refined: the subsample stage \\(64 exits per replay\\)"
   calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 10 -o cal_sub2.ini)
+# After the subsample the fit goes on on the whole trace; --refine-iter 0
+# keeps the subsample's result and checks it on the whole trace.
+sim_cli_test(calibrate_refined_on_whole_trace 0 "~# fit: 500 of the trace's 500 exits per replay;"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 100 -o cal_sub3.ini)
+sim_cli_test(calibrate_refine_off 0 "~the whole trace at the fitted point .*subsample bias"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi,qemu_mmio_usec --subsample 100 --refine-iter 0 -o cal_sub4.ini)
+sim_cli_test(calibrate_refine_iter_bad 2 "~--refine-iter 'x'"
+  calibrate --trace @synth500.bin --table ${NOPV} --refine-iter x -o cal_sub5.ini)
 # Counts agree everywhere: calibrate's exit mix = replay's table counts.
 add_test(NAME cli_calibrate_mix_counts_as_replay
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_mix_counts.sh $<TARGET_FILE:sim> ${NOPV})

@@ -46,8 +46,12 @@ static void help(FILE *f)
         "  --fix A,B,...      keep these at their start values\n"
         "  --range K=LO:HI    fit K within [LO, HI] (default: its declared range)\n"
         "  --subsample N      exits per replay, in 64 evenly spread blocks (default\n"
-        "                     2M; 0 = the whole trace); the result is then checked\n"
-        "                     on the whole trace and the bias printed\n"
+        "                     2M; 0 = the whole trace); the fit then goes on from\n"
+        "                     its point on the whole trace (--refine-iter) and\n"
+        "                     the subsample's bias is printed\n"
+        "  --refine-iter N    at most N iterations on the whole trace after a\n"
+        "                     subsample fit (default 6; 0 = none: the result is\n"
+        "                     the subsample's, checked on the whole trace)\n"
         "  --threads N        threads for the finite differences (default 2; the\n"
         "                     result does not depend on it)\n"
         "  --max-iter N       trust-region iterations (default 40)\n"
@@ -174,6 +178,7 @@ int cli_calibrate(int argc, char **argv)
         {"subsample", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 'j'},
         {"max-iter", required_argument, 0, 'I'},
+        {"refine-iter", required_argument, 0, 'i'},
         {"rank-tol", required_argument, 0, 'r'},
         {"fd-step", required_argument, 0, 'd'},
         {"accounting", required_argument, 0, 'a'},
@@ -231,6 +236,12 @@ int cli_calibrate(int argc, char **argv)
                 return cli_usage_error("calibrate", "--max-iter '%s': "
                                        "expected 1 to 10000", optarg);
             o.max_iter = (unsigned)v;
+            break;
+        case 'i':
+            if (cli_parse_u64(optarg, &v) != 0 || v > 10000)
+                return cli_usage_error("calibrate", "--refine-iter '%s': "
+                                       "expected 0 to 10000", optarg);
+            o.refine_iter = (unsigned)v;
             break;
         case 'r': {
             char *end;
@@ -337,6 +348,11 @@ int cli_calibrate(int argc, char **argv)
     fprintf(f, "; table: %s sha256 %s\n", base_name(hwpath), sh_table);
     fprintf(f, "; fit: %s; %d of %d candidates fitted, the others held at "
                "their start values\n", r.status, r.nfit, r.nparam);
+    if (r.refined)
+        fprintf(f, "; refined on the whole trace from a %llu-exit subsample "
+                   "fit (its bias %+.2f%%)\n",
+                (unsigned long long)r.sub_exits,
+                100 * (r.sub_total - r.sub_total_full) / r.sub_total_full);
     fprintf(f, "; residuals: %d (avg, stddev, min of %d rows, weights sqrt "
                "of the time share)\n", r.nres, r.nres / 3);
     fprintf(f, "; objective %.6g at the start, %.6g fitted; residual "
