@@ -357,6 +357,25 @@ static bool time_driven(const trace_rec *r)
     return (exit_flags(t) & EXF_TIMED) && t != EXIT_SIGNAL;
 }
 
+static bool magic_resident(cost_model *m)
+{
+    return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
+}
+
+void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
+                       uint64_t guest_extra, bool magic_access)
+{
+    if (magic_access && !magic_resident(env->pred.m)) {
+        trace_rec pv = {.kind = TREC_EXIT,
+                        .type = EXIT_DTLBPV,
+                        .irq = BOOKE_IRQ_DTLB_MISS,
+                        .pc = rec->pc,
+                        .addr = 0xfffff000u};
+        whatif_env_insert(env, &pv);
+    }
+    pred_extend(env, cost_guest_run(env->pred.m, rec) + guest_extra);
+}
+
 static bool is_virt_miss(exit_type t)
 {
     return t == EXIT_ITLBVIRT || t == EXIT_DTLBVIRT;
@@ -373,10 +392,6 @@ static bool resident(cost_model *m, const trace_rec *r)
     return tlb440_utlb_find(cost_tlb(m), ea, 1, pid) >= 0;
 }
 
-static bool magic_resident(cost_model *m)
-{
-    return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
-}
 
 static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
 {
@@ -415,15 +430,7 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
             c->ops[i]->exit(c->state[i], env, &x);
     if (x.removed) {
         env->res->removed++;
-        if (x.magic_access && !magic_resident(env->pred.m)) {
-            trace_rec pv = {.kind = TREC_EXIT,
-                            .type = EXIT_DTLBPV,
-                            .irq = BOOKE_IRQ_DTLB_MISS,
-                            .pc = r->pc,
-                            .addr = 0xfffff000u};
-            whatif_env_insert(env, &pv);
-        }
-        pred_extend(env, cost_guest_run(env->pred.m, r) + x.guest_extra);
+        whatif_env_run_on(env, r, x.guest_extra, x.magic_access);
     } else
         side_hook_exit(env, &env->pred, x.rec);
     pred_timed(env, false);

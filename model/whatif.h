@@ -87,6 +87,12 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec);
 /* An exit that repeats a record of the trace (its guest run as the trace
  * gives it, priced by the predicting model like any trace record). */
 void whatif_env_repeat(whatif_env *env, const trace_rec *rec);
+/* A record of the trace that no longer traps when repeated (a patched
+ * instruction): its guest run plus guest_extra cycles go to the guest,
+ * and a magic-page access maps the page again (DTLBPV) when its shadow
+ * entry is gone - what happens to a removed exit of the trace. */
+void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
+                       uint64_t guest_extra, bool magic_access);
 /* The predicting model (its soft TLB decides residency; its parameters). */
 cost_model *whatif_env_model(whatif_env *env);
 /* The predicted time in core cycles since the first exit. */
