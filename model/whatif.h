@@ -134,7 +134,10 @@ typedef struct whatif_result {
     uint64_t misses_rederived;       /* VIRT misses dropped: page still
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
-                                        TLB held (kept as workload-driven) */
+                                        TLB held */
+    uint64_t misses_pressure;        /* ... of those, dropped for the
+                                        round-robin advances the prediction
+                                        no longer makes (docs/whatif.md) */
     uint64_t timed_trace, timed_pred; /* DEC+EXTINT+SIGNAL: trace, predicted */
 } whatif_result;
 
