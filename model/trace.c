@@ -1041,6 +1041,9 @@ static sim_err reader_commit(trace_reader *r, const tally *t,
     return SIM_OK;
 }
 
+/* Mapped pages of a trace given back at once (see reader_step). */
+#define RELEASE_BYTES (4u << 20)
+
 static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
 {
     unsigned char *b = r->buf;
@@ -1048,11 +1051,12 @@ static sim_err reader_step(trace_reader *r, const trace_rec **recs, size_t *n)
     sim_err e;
     if (r->src.mapped) {
         /* the records handed out last time are done with: give their pages
-         * back so a mapped trace of any size keeps a constant footprint */
+         * back so a mapped trace of any size keeps a constant footprint,
+         * RELEASE_BYTES at a time (each madvise also flushes the TLB) */
         uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
         uint64_t upto = (r->pos > CHUNK_HDR_SIZE ? r->pos - CHUNK_HDR_SIZE : 0) /
                         page * page;
-        if (upto > r->src.released) {
+        if (upto >= r->src.released + RELEASE_BYTES) {
             (void)madvise((void *)(uintptr_t)(r->src.mem + r->src.released),
                           (size_t)(upto - r->src.released), MADV_DONTNEED);
             r->src.released = upto;
