@@ -500,8 +500,9 @@ static void test_bad_specs_refused(void)
  * stream alike: totals within 0.5%. A synthetic trace of a PV-patchable
  * mix (tests/data/whatif_profile.txt) without time-driven exits, and no
  * host interference: the two paths' time-driven sources differ by design
- * (the direct path keeps the trace's own DEC/EXTINT/SIGNAL at their place
- * in guest time, the platform makes them at the parameters' rates), and the
+ * (the direct path keeps the trace's own DEC/EXTINT at their place in
+ * guest time and its SIGNALs where they are, the platform makes them at
+ * the parameters' rates), and the
  * platform delivers guest ticks the direct path does not model (guest_hz 1
  * keeps them out of the way). */
 static void test_direct_and_systemc_agree(void)
