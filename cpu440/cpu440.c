@@ -188,6 +188,11 @@ static mirror_slot desired(const cpu440 *c, unsigned slot)
     mirror_slot m = {0};
     if (!tlbw_v(e->w0))
         return m;
+    if (c->magic_mapped && tlbw_ts(e->w0) == 1 &&
+        tlbw_epn(e->w0) == KVM_MAGIC_PAGE &&
+        tlbw_raddr(e->w1) == KVM_MAGIC_PAGE) /* tlb440_map_magic's entry */
+        return (mirror_slot){true, 1, false, true, KVM_MAGIC_PAGE,
+                             ISS_MAGIC_PA};
     if (tlbw_ts(e->w0) == 1 && tlbw_size(e->w0) == TLBSZ_4K &&
         tlbw_raddr(e->w1) < c->c.ram_bytes) {
         m.valid = true;
@@ -196,9 +201,6 @@ static mirror_slot desired(const cpu440 *c, unsigned slot)
         m.tid = (uint8_t)e->tid;
         m.x = (e->w2 & TLBW2_UX) != 0;
         m.w = (e->w2 & TLBW2_UW) != 0;
-    } else if (tlbw_ts(e->w0) == 0 && c->magic_mapped &&
-               tlbw_epn(e->w0) == KVM_MAGIC_PAGE) {
-        m = (mirror_slot){true, 1, false, true, KVM_MAGIC_PAGE, ISS_MAGIC_PA};
     }
     return m;
 }
@@ -241,7 +243,10 @@ static void mirror_sync(cpu440 *c)
             else
                 iss_tlb_clear(c->iss, s);
             const tlb440_entry *e = tlb440_utlb(c->tlb, s);
-            if (d.valid && tlbw_ts(e->w0) == 1) {
+            /* kvmppc_map_magic writes the host TLB directly, without the
+             * kvm_stlb_write tracepoint: the magic page's entry is no
+             * stlb record (sim import ftrace --pv tells DTLBPV by that) */
+            if (d.valid && tlbw_ts(e->w0) == 1 && d.pa != ISS_MAGIC_PA) {
                 trace_rec r = {.kind = TREC_STLB_WRITE,
                                .type = (uint8_t)s,
                                .irq = (uint8_t)e->tid,
@@ -614,10 +619,12 @@ static void on_dtlb(cpu440 *c, uint32_t pc)
         tlb440_utlb_find(c->tlb, ea, 1, pr ? 0 : 1) >= 0)
         ea = (ea + size - 1) & ~0xfffu;
     if (c->magic_mapped && (ea & ~0xfffu) == KVM_MAGIC_PAGE && !pr) {
-        /* the PV page is in no guest entry: KVM maps it itself, taking
-         * the next round-robin slot (e500's kvmppc_map_magic) */
+        /* the PV page is in no guest entry: KVM maps it itself with a
+         * 4 KB TS=1 shadow entry in the next round-robin slot (e500's
+         * kvmppc_map_magic, docs/kvm440.md §5): the same tlb440_map_magic
+         * the cycle model and sim whatif use */
         exit_begin(c, EXIT_DTLBPV, BOOKE_IRQ_DTLB_MISS, pc, inst, ea);
-        tlb440_host_access(c->tlb, KVM_MAGIC_PAGE, NULL);
+        tlb440_map_magic(c->tlb, KVM_MAGIC_PAGE, KVM_MAGIC_PAGE, NULL);
         c->pc = pc;
         exit_end(c);
         return;

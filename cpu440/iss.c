@@ -53,7 +53,7 @@ struct iss {
     uint32_t saved[11]; /* r3..r11, ctr, pc around a stub run */
     uint32_t sprg[4];   /* SPRG4-7 as the guest last wrote them */
     bool sprg_dirty;    /* Unicorn's copies must be set by the stub */
-    uint64_t stub_runs;
+    uint64_t stub_runs, tlbia_runs;
     bool stop;
     sim_err err; /* the first failed uc_* call */
     uint32_t resume_pc;
@@ -65,6 +65,14 @@ struct iss {
      * itself (an interrupt delivered, iss_set_pc). */
     uint32_t hook_pc;
     bool hook_pc_known;
+    /* What each slot of Unicorn's 405 TLB holds once the queued writes
+     * have run ({hi, lo, tid}), and whether the stub must first flush
+     * QEMU's whole TLB: tlbwe-hi flushes the old entry's pages in a loop
+     * `page < EPN + size`, which is empty for the page at 0xfffff000 (the
+     * end wraps to 0), so a slot that held the magic page is rewritten
+     * after a tlbia, with every valid slot written again. */
+    uint32_t cur[ISS_TLB_SLOTS][3];
+    bool need_tlbia;
 };
 
 static bool uc_check(iss *s, uc_err e, const char *call)
@@ -134,6 +142,7 @@ static void stub_write(uint8_t *p)
 {
     static const uint32_t k_bdnz = 16u << 26 | 16u << 21;
     uint32_t code[] = {
+        0x7c0002e4u, /* tlbia: entered here only to flush QEMU's TLB */
         enc_lwz(5, -16, 3),
         enc_mtspr(276, 5), /* SPRG4W */
         enc_lwz(5, -12, 3),
@@ -191,6 +200,20 @@ static void after_hook_slow(iss *s)
         if (!s->nops && !s->nrw) /* a PID or SPRG change alone: a harmless
                                     write of slot 63 */
             queue(s, ISS_TLB_SLOTS - 1, T405_HI_SIZE_4K, 0, 0);
+        bool tlbia = s->need_tlbia;
+        if (tlbia) { /* every slot again, after the flush */
+            s->nops = s->nrw = 0;
+            for (unsigned i = 0; i < ISS_TLB_SLOTS; i++)
+                if (s->cur[i][0] & T405_HI_V) {
+                    s->ops[s->nops][0] = i;
+                    memcpy(&s->ops[s->nops][1], s->cur[i], sizeof s->cur[i]);
+                    s->nops++;
+                }
+            if (!s->nops) /* keep the stub's one-entry minimum */
+                queue(s, ISS_TLB_SLOTS - 1, T405_HI_SIZE_4K, 0, 0);
+            s->need_tlbia = false;
+            s->tlbia_runs++;
+        }
         void *vals[NSAVED];
         for (int i = 0; i < NSAVED; i++)
             vals[i] = &s->saved[i];
@@ -216,7 +239,7 @@ static void after_hook_slow(iss *s)
             put_be32(s->stub + STUB_SPRG + 4 * i, s->sprg[i]);
         s->pid_dirty = false;
         s->sprg_dirty = false;
-        uint32_t msr = 0, pc = s->stub_pa;
+        uint32_t msr = 0, pc = s->stub_pa + (tlbia ? 0 : 4);
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_MSR, &msr));
         (void)UC_CHECK(s, uc_reg_write(s->uc, UC_PPC_REG_PC, &pc));
         s->nops = 0;
@@ -449,7 +472,7 @@ sim_err iss_run(iss *s, uint32_t pc)
     if (s->nops || s->nrw || s->pid_dirty || s->sprg_dirty) {
         /* slot writes queued between runs: the stub goes first */
         after_hook(s);
-        begin = s->stub_pa;
+        UC_TRY(s, uc_reg_read(s->uc, UC_PPC_REG_PC, &begin)); /* its entry */
     }
     UC_TRY(s, uc_emu_start(s->uc, begin, s->halt_pa, 0, 0));
     if (s->err != SIM_OK) /* a uc_* call failed inside a hook */
@@ -558,6 +581,12 @@ static void queue(iss *s, unsigned slot, uint32_t hi, uint32_t lo, unsigned tid)
     s->nrw = k;
     if (stub_full(s))
         return;
+    if ((s->cur[slot][0] & T405_HI_V) &&
+        (s->cur[slot][0] & ~(PAGE - 1)) == 0u - PAGE)
+        s->need_tlbia = true; /* the wrapping page: see struct iss */
+    s->cur[slot][0] = hi;
+    s->cur[slot][1] = lo;
+    s->cur[slot][2] = tid;
     s->ops[s->nops][0] = slot;
     s->ops[s->nops][1] = hi;
     s->ops[s->nops][2] = lo;

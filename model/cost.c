@@ -3,7 +3,7 @@
  * the state-dependent terms are evaluated (D-cache decay, UTLB misses of
  * host pages, emulation class, TLB scans and maps, heavy-exit TLB save/
  * restore, QEMU, host interrupts, preemption, guest run), which keeps the
- * full model above 10 M exits/s. */
+ * full model above 20 M exits/s (docs/cost-model.md, "Speed"). */
 #include "cost.h"
 
 #include <assert.h>
@@ -1211,7 +1211,9 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
                                             : guest_insns;
     m->served = 0;
     m->cur_sched = (m->path[t] & PATH_SCHED) != 0;
-    if (m->cur_sched)
+    /* (pending work first: rarely any, while which exits have a scheduling
+     * point is as good as random - a branch on it mispredicts) */
+    if (m->pend_work && m->cur_sched)
         serve_pending(m);
     handler_terms(m, r, t, v, &host);
     /* the handler stages handler_terms can set (the rest are fixed) */

@@ -385,11 +385,11 @@ void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
     mi.released = release(t, v);
     mi.evicted_host = tlbw_v(t->utlb[v].w0) && tlbw_ts(t->utlb[v].w0) == 0;
     t->utlb[v] =
-        (tlb440_entry){0, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
+        (tlb440_entry){1, tlbw_make_w0(ea & ~4095u, TLBSZ_4K, true, 1),
                        tlbw_make_w1(ra & ~(uint64_t)4095),
                        TLBW2_SR | TLBW2_SW | TLBW2_UR | TLBW2_UW | TLBW2_M};
     slot_changed(t, v);
-    t->ref[v] = (shadow_ref){true, NO_GUEST_ENTRY, 0};
+    t->ref[v] = (shadow_ref){true, NO_GUEST_ENTRY, 1};
     t->st.maps++;
     t->st.map_evicted_host += mi.evicted_host;
     if (info)

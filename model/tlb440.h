@@ -127,9 +127,13 @@ void tlb440_map(tlb440 *t, uint32_t ea, unsigned gindex, bool guest_pr,
 /* The PV magic page (docs/kvm440.md §5; e500's kvmppc_map_magic transposed to
  * the 440, where no slot is reserved for it): a 4 KB TS=1 shadow of the
  * vcpu's shared page at real address ra, user and supervisor read/write,
- * TID 0 (every PID), in the next round-robin slot like any shadow, so it
- * competes with guest and host entries. Its reference belongs to no guest
- * entry. */
+ * in the next round-robin slot like any shadow, so it competes with guest
+ * and host entries. Its TID is e500's stid = kvmppc_e500_get_sid(vcpu, 0,
+ * 0, 0, 0), the shadow ID of a guest-global supervisor mapping: on the 440
+ * the shadow TID 1 tlb440_map gives a guest TID-0 entry, so a guest PID
+ * switch (which releases the TID-0 shadows of user pages) leaves it in
+ * place. Its reference belongs to no guest entry. cpu440 maps it with this
+ * function too. */
 void tlb440_map_magic(tlb440 *t, uint32_t ea, uint64_t ra,
                       tlb440_map_info *info);
 

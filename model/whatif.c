@@ -174,6 +174,8 @@ struct whatif_env {
     whatif_result *res;
     bool started;
     sim_err err;
+    /* round-robin pressure: misses dropped for advances not made */
+    uint64_t pressure_dropped;
     /* the time-driven exits of the trace, with their place in the
      * baseline's guest time */
     trace_rec *timed;
@@ -357,6 +359,54 @@ static bool time_driven(const trace_rec *r)
     return (exit_flags(t) & EXF_TIMED) && t != EXIT_SIGNAL;
 }
 
+static bool magic_resident(cost_model *m)
+{
+    return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
+}
+
+void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
+                       uint64_t guest_extra, bool magic_access)
+{
+    if (magic_access && !magic_resident(env->pred.m)) {
+        trace_rec pv = {.kind = TREC_EXIT,
+                        .type = EXIT_DTLBPV,
+                        .irq = BOOKE_IRQ_DTLB_MISS,
+                        .pc = rec->pc,
+                        .addr = 0xfffff000u};
+        whatif_env_insert(env, &pv);
+    }
+    pred_extend(env, cost_guest_run(env->pred.m, rec) + guest_extra);
+}
+
+/* Round-robin advances so far: shadow maps and host fills, each taking
+ * the next UTLB slot (docs/kvm440.md §3). */
+static uint64_t advances(cost_model *m)
+{
+    const tlb440_stats *st = tlb440_get_stats(cost_tlb(m));
+    return st->maps + st->host_fills;
+}
+
+/* A VIRT miss the baseline's soft TLB cannot explain (it still holds the
+ * page: the trace's pages are not the model's) was still made by an
+ * eviction: every round-robin advance evicts the next slot, and in the
+ * baseline a share f = unexplained misses / advances of them ended in such
+ * a miss. The advances the prediction no longer makes (the removed exits'
+ * host fills, the maps of misses it dropped; less those it adds) would
+ * each have caused f of them: that many are dropped, at the next misses of
+ * this kind. */
+static bool pressure_drop(whatif_env *env)
+{
+    uint64_t ab = advances(env->base.m), ap = advances(env->pred.m);
+    if (ab <= ap || !ab)
+        return false;
+    double f = (double)env->res->misses_unexplained / (double)ab;
+    double due = f * (double)(ab - ap) - (double)env->pressure_dropped;
+    if (due < 1.0)
+        return false;
+    env->pressure_dropped++;
+    return true;
+}
+
 static bool is_virt_miss(exit_type t)
 {
     return t == EXIT_ITLBVIRT || t == EXIT_DTLBVIRT;
@@ -373,10 +423,6 @@ static bool resident(cost_model *m, const trace_rec *r)
     return tlb440_utlb_find(cost_tlb(m), ea, 1, pid) >= 0;
 }
 
-static bool magic_resident(cost_model *m)
-{
-    return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
-}
 
 static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
 {
@@ -403,9 +449,13 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
     }
     xf_exit x = {.rec = *r};
     if (virt) {
-        if (held0)
+        if (held0) {
             env->res->misses_unexplained++;
-        else if (held1) { /* the eviction that made this miss is gone */
+            if (pressure_drop(env)) {
+                x.removed = true;
+                env->res->misses_pressure++;
+            }
+        } else if (held1) { /* the eviction that made this miss is gone */
             x.removed = true;
             env->res->misses_rederived++;
         }
@@ -415,15 +465,7 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
             c->ops[i]->exit(c->state[i], env, &x);
     if (x.removed) {
         env->res->removed++;
-        if (x.magic_access && !magic_resident(env->pred.m)) {
-            trace_rec pv = {.kind = TREC_EXIT,
-                            .type = EXIT_DTLBPV,
-                            .irq = BOOKE_IRQ_DTLB_MISS,
-                            .pc = r->pc,
-                            .addr = 0xfffff000u};
-            whatif_env_insert(env, &pv);
-        }
-        pred_extend(env, cost_guest_run(env->pred.m, r) + x.guest_extra);
+        whatif_env_run_on(env, r, x.guest_extra, x.magic_access);
     } else
         side_hook_exit(env, &env->pred, x.rec);
     pred_timed(env, false);

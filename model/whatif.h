@@ -10,9 +10,10 @@
  *     (plus what replaces it in the guest) to the run around it; a VIRT TLB
  *     miss of the trace is dropped when the prediction's soft TLB still holds
  *     the page while the baseline's had lost it (fewer exits, fewer host
- *     fills, fewer evictions); time-driven exits (DEC, EXTINT, SIGNAL) keep
- *     their place in guest time, so their number follows the predicted guest
- *     time.
+ *     fills, fewer evictions; or, for a miss the baseline cannot explain,
+ *     for the round-robin advances not made); time-driven exits (DEC,
+ *     EXTINT) keep their place in guest time, so their number follows the
+ *     predicted guest time; SIGNAL exits follow the workload and stay.
  * One file per transform (model/xf_<name>.c), registered in one table in
  * whatif.c. */
 #ifndef WHATIF_H
@@ -87,6 +88,12 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec);
 /* An exit that repeats a record of the trace (its guest run as the trace
  * gives it, priced by the predicting model like any trace record). */
 void whatif_env_repeat(whatif_env *env, const trace_rec *rec);
+/* A record of the trace that no longer traps when repeated (a patched
+ * instruction): its guest run plus guest_extra cycles go to the guest,
+ * and a magic-page access maps the page again (DTLBPV) when its shadow
+ * entry is gone - what happens to a removed exit of the trace. */
+void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
+                       uint64_t guest_extra, bool magic_access);
 /* The predicting model (its soft TLB decides residency; its parameters). */
 cost_model *whatif_env_model(whatif_env *env);
 /* The predicted time in core cycles since the first exit. */
@@ -128,8 +135,12 @@ typedef struct whatif_result {
     uint64_t misses_rederived;       /* VIRT misses dropped: page still
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
-                                        TLB held (kept as workload-driven) */
-    uint64_t timed_trace, timed_pred; /* DEC+EXTINT+SIGNAL: trace, predicted */
+                                        TLB held */
+    uint64_t misses_pressure;        /* ... of those, dropped for the
+                                        round-robin advances the prediction
+                                        no longer makes (docs/whatif.md) */
+    uint64_t timed_trace, timed_pred; /* DEC+EXTINT (SIGNAL on the SystemC
+                                         platform): trace, predicted */
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p

@@ -76,7 +76,11 @@ typedef struct pv {
         uint32_t st_addr[8];  /* addresses stored to, and how often */
         uint64_t st_count[8];
     } mmio[8];
-    uint64_t flood_bytes, flood_exits;
+    uint64_t flood_bytes, flood_exits, flood_patched;
+    /* the lines, in the order kvm_alloc prints them: the unplaced site's
+     * address (where the scan is) and the line's length in bytes */
+    uint32_t *line_pc, *line_len;
+    size_t n_lines;
     /* second pass: the exits of the trace while its console wrote
      * WINDOW_BYTES bytes (after SKIP_BYTES), the printing's own exit mix */
     unsigned pass;
@@ -114,6 +118,8 @@ static void pv_free(void *state)
         free(s->sites);
         free(s->sites_file);
         free(s->window);
+        free(s->line_pc);
+        free(s->line_len);
     }
     free(s);
 }
@@ -310,16 +316,21 @@ static void count_mmio(pv *s, const trace_rec *r)
 
 static bool site_patched(const pv *s, uint32_t pc);
 
-/* Whether the transform removes this emulation exit (a patched load/store,
- * or a template that found space; pending interrupts aside). */
-static bool patched_in_window(const pv *s, const trace_rec *r)
+/* What a record of the console window becomes while kvm_use_magic_page
+ * prints a line with its scan at address `scan`: the patches are made in
+ * ascending address order, so an instruction below the scan is patched
+ * (a template only if it found space), one above it still traps. K_NONE:
+ * it traps (or is no emulation). Pending interrupts aside: the scan runs
+ * with interrupts disabled. */
+static enum kind patched_at(const pv *s, const trace_rec *r, uint32_t scan)
 {
-    if (!kernel_emul(r) || !r->inst)
-        return false;
+    if (!kernel_emul(r) || !r->inst || r->type == EXIT_EMUL_WAIT ||
+        r->pc >= scan)
+        return K_NONE;
     enum kind k = classify(s, r->inst);
-    if (k == K_NONE || r->type == EXIT_EMUL_WAIT)
-        return false;
-    return !template_words(k) || site_patched(s, r->pc);
+    if (k != K_NONE && template_words(k) && !site_patched(s, r->pc))
+        return K_NONE;
+    return k;
 }
 
 static void capture(pv *s, const trace_rec *r)
@@ -328,7 +339,7 @@ static void capture(pv *s, const trace_rec *r)
         return;
     bool data = r->type == EXIT_MMIO && r->addr == s->data_reg &&
                 is_store(r->inst);
-    if (s->stores_seen >= SKIP_BYTES && !patched_in_window(s, r) &&
+    if (s->stores_seen >= SKIP_BYTES &&
         !(exit_flags((exit_type)r->type) & EXF_TIMED) &&
         s->n_window < WINDOW_MAX) {
         if (s->n_window == s->cap_window) {
@@ -362,13 +373,21 @@ static void pv_prescan(void *state, const trace_rec *r)
         sim_clear_error(); /* a site short: reported by the counts */
 }
 
-static const struct mmio_page *busiest(const pv *s)
+/* The console: the busiest MMIO page (MMIO exits) and its data register,
+ * the address stored to most in it (one store per byte). */
+static bool console_reg(const pv *s, uint32_t *reg)
 {
     const struct mmio_page *u = &s->mmio[0];
     for (unsigned i = 1; i < 8; i++)
         if (s->mmio[i].exits > u->exits)
             u = &s->mmio[i];
-    return u;
+    uint64_t best = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (u->st_count[k] > best) {
+            best = u->st_count[k];
+            *reg = u->st_addr[k];
+        }
+    return best > SKIP_BYTES;
 }
 
 /* After the first pass with console=1: the data register is known, a
@@ -382,14 +401,7 @@ static bool pv_prescan_end(void *state)
         allocate_templates(s);
     if (!s->console || s->pass++ > 0)
         return false;
-    const struct mmio_page *u = busiest(s);
-    uint64_t best = 0;
-    for (unsigned k = 0; k < 8; k++)
-        if (u->st_count[k] > best) {
-            best = u->st_count[k];
-            s->data_reg = u->st_addr[k];
-        }
-    return best > SKIP_BYTES;
+    return console_reg(s, &s->data_reg);
 }
 
 /* The lines kvm_alloc prints for the sites it cannot place: "KVM: No more
@@ -418,14 +430,21 @@ static void allocate_templates(pv *s)
         if (!w || s->sites[i].pc != s->sites[w - 1].pc)
             s->sites[w++] = s->sites[i];
     s->n_sites = w;
+    s->line_pc = malloc((s->n_sites ? s->n_sites : 1) * sizeof *s->line_pc);
+    s->line_len = malloc((s->n_sites ? s->n_sites : 1) * sizeof *s->line_len);
     for (size_t i = 0; i < s->n_sites; i++) {
         uint64_t len = 4u * template_words((enum kind)s->sites[i].kind);
         if (s->used_bytes + len <= s->template_bytes) {
             s->used_bytes += len;
             s->sites[i].patched = true;
         } else {
+            uint64_t b = line_bytes(s->used_bytes, len);
             s->unpatched_sites++;
-            s->flood_bytes += line_bytes(s->used_bytes, len);
+            s->flood_bytes += b;
+            if (s->line_pc && s->line_len) {
+                s->line_pc[s->n_lines] = s->sites[i].pc;
+                s->line_len[s->n_lines++] = (uint32_t)b;
+            }
         }
     }
     s->sorted = true;
@@ -444,6 +463,50 @@ static bool site_patched(const pv *s, uint32_t pc)
     return lo < s->n_sites && s->sites[lo].pc == pc && s->sites[lo].patched;
 }
 
+/* Guest instructions that replace a patched trap (the load/store, or the
+ * template's path with nothing pending). */
+static unsigned patched_run(enum kind k)
+{
+    switch (k) {
+    case K_MTMSR: return RUN_MTMSR;
+    case K_WRTEE: return RUN_WRTEE_ON;
+    case K_WRTEEI0: return RUN_WRTEEI0;
+    default: return RUN_LOADSTORE;
+    }
+}
+
+/* console=1: the lines go out as the trace's console output did. Each
+ * line takes the window's exits for its bytes (the exits the trace took
+ * while its console wrote WINDOW_BYTES bytes: MMIO, the printing code's
+ * TLB misses and emulated instructions; time-driven exits are the
+ * engine's), in turn. The scan is at the line's unplaced site then, so
+ * the printing code's instructions above it still trap, and those below
+ * it run patched (their guest run and the patched code go to the guest,
+ * and they touch the magic page). */
+static void replay_flood(pv *s, whatif_env *env)
+{
+    double per_byte = (double)s->n_window / (double)s->window_bytes;
+    double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
+    double due = 0;
+    size_t w = 0;
+    for (size_t i = 0; i < s->n_lines; i++) {
+        due += (double)s->line_len[i] * per_byte;
+        for (; due >= 0.5; due -= 1.0, w = (w + 1) % s->n_window) {
+            const trace_rec *r = &s->window[w];
+            enum kind k = patched_at(s, r, s->line_pc[i]);
+            if (k == K_NONE) {
+                whatif_env_repeat(env, r);
+                s->flood_exits++;
+            } else {
+                whatif_env_run_on(env, r,
+                                  (uint64_t)(patched_run(k) * cpi + 0.5),
+                                  k != K_NOP);
+                s->flood_patched++;
+            }
+        }
+    }
+}
+
 static void pv_begin(void *state, whatif_env *env)
 {
     pv *s = state;
@@ -456,20 +519,8 @@ static void pv_begin(void *state, whatif_env *env)
                        .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
         whatif_env_insert(env, &r);
     }
-    /* console=1: the warnings go out through the guest's UART driver as
-     * its other output did in the trace: MMIO exits per byte = the busiest
-     * MMIO page's exits over the stores to its data register */
-    /* console=1: the lines go out as the trace's console output did: the
-     * exits the trace took while writing WINDOW_BYTES bytes (MMIO, the
-     * TLB misses of the printing code ...; emulated instructions and
-     * time-driven exits left to the transform and the engine), replayed
-     * per byte */
-    if (s->console && s->flood_bytes && s->window_bytes && s->n_window) {
-        double per_byte = (double)s->n_window / (double)s->window_bytes;
-        s->flood_exits = (uint64_t)((double)s->flood_bytes * per_byte + 0.5);
-        for (uint64_t i = 0; i < s->flood_exits; i++)
-            whatif_env_repeat(env, &s->window[i % s->n_window]);
-    }
+    if (s->console && s->n_lines && s->window_bytes && s->n_window)
+        replay_flood(s, env);
 }
 
 /* Whether a guest decrementer tick (guest_hz, predicted time) fell between
@@ -508,7 +559,7 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
         return;
     }
     double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
-    unsigned run = RUN_LOADSTORE;
+    unsigned run = patched_run(k);
     bool enable = false;
     switch (k) {
     case K_MTMSR:
@@ -518,17 +569,14 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
             s->last_exit_at = now;
             return;
         }
-        run = RUN_MTMSR;
         enable = true;
         break;
     case K_WRTEE:
         /* wrteei 1, or wrtee (its register is not in the trace: taken as
          * setting EE, so the template checks int_pending) */
-        run = RUN_WRTEE_ON;
         enable = true;
         break;
     case K_WRTEEI0:
-        run = RUN_WRTEEI0;
         s->disabled_at = now;
         s->have_disable = true;
         break;
@@ -568,13 +616,15 @@ static void pv_report(const void *state, FILE *f)
             (unsigned long long)s->kept_nospace);
     if (s->template_bytes)
         fprintf(f, " (%llu of %llu template bytes used by %s, %llu sites "
-                   "unpatched; %llu exits inserted for %llu bytes of "
-                   "'No more space' lines)",
+                   "unpatched; %llu exits inserted and %llu patched "
+                   "instructions run for %llu bytes of 'No more space' "
+                   "lines)",
                 (unsigned long long)s->used_bytes,
                 (unsigned long long)s->template_bytes,
                 s->sites_file ? "the kernel text's sites" : "the trace's sites",
                 (unsigned long long)s->unpatched_sites,
                 (unsigned long long)s->flood_exits,
+                (unsigned long long)s->flood_patched,
                 (unsigned long long)s->flood_bytes);
     fprintf(f, "; %llu emulation exits without an instruction word left "
                "as they are\n",

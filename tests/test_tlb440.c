@@ -139,6 +139,28 @@ static void test_pid_change_releases_tid0_only(void)
     tlb440_free(t);
 }
 
+/* The magic page's entry carries e500's stid of a guest-global supervisor
+ * mapping (kvmppc_e500_get_sid(vcpu, 0, 0, 0, 0)): shadow TID 1, found in
+ * guest supervisor mode only, and a guest PID switch leaves it; only the
+ * round robin takes its slot. */
+static void test_magic_page_survives_a_pid_switch(void)
+{
+    tlb440 *t = mk();
+    tlb440_map_magic(t, 0xfffff000u, 0xfffff000u, NULL);
+    CU_ASSERT(tlb440_utlb_find(t, 0xfffff010u, 1, 1) >= 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xfffff010u, 1, 0) < 0);
+    CU_ASSERT_EQUAL(tlb440_set_pid(t, 7), 0);
+    CU_ASSERT(tlb440_utlb_find(t, 0xfffff010u, 1, 1) >= 0);
+    tlb440_entry k = gent(0x10000000u, 0, TLBSZ_16M, 0, 0);
+    tlb440_gtlb_write(t, 2, &k);
+    for (unsigned i = 0; i < tlb440_hwater(t); i++) /* all the other slots */
+        tlb440_map(t, 0x10000000u + i * 4096, 2, false, NULL);
+    CU_ASSERT(tlb440_utlb_find(t, 0xfffff010u, 1, 1) >= 0);
+    tlb440_map(t, 0x10100000u, 2, false, NULL); /* the round robin's turn */
+    CU_ASSERT(tlb440_utlb_find(t, 0xfffff010u, 1, 1) < 0);
+    tlb440_free(t);
+}
+
 static void test_tlb_full_wraps_round_robin(void)
 {
     tlb440 *t = mk();
@@ -450,6 +472,7 @@ static void test_bad_geometry_is_refused(void)
 }
 
 static CU_TestInfo tests[] = {
+    {"the magic page survives a PID switch", test_magic_page_survives_a_pid_switch},
     {"TLB word layout", test_word_layout},
     {"each page size", test_each_page_size},
     {"TID 0 is a wildcard", test_tid0_is_a_wildcard},

@@ -320,6 +320,111 @@ static void pairs_trace(bool signals)
 
 /* Time-driven exits keep their place in guest time: fewer DECs are
  * reached in the shorter guest time. */
+/* console=1: the "No more space" lines go out as the trace's console
+ * output did (the exits per byte of its data register), while the scan
+ * is at the line's unplaced site: the printing code's patchable
+ * instructions above the scan still trap, those below it run patched.
+ * 200 bytes to the console at 0xd0000000, every 8th byte with an mfmsr at
+ * 0xc0002000 and one at 0xc0008000. */
+static char flood_trace[65536];
+static void flood_run(const char *site_lines, unsigned *mfmsr, double *total)
+{
+    size_t n = (size_t)snprintf(flood_trace, sizeof flood_trace, "%s", HEAD);
+    for (int i = 0; i < 200; i++) {
+        n += (size_t)snprintf(flood_trace + n, sizeof flood_trace - n,
+                              "exit MMIO irq=13 pc=0xc0000100 inst=0x98890000 "
+                              "addr=0xd0000000 tb=%d guest=1000 flags=G,U\n",
+                              1000 + 4 * i);
+        if (i % 8 == 7)
+            n += (size_t)snprintf(flood_trace + n, sizeof flood_trace - n,
+                                  "exit EMUL_MFMSR irq=6 pc=0xc0002000 "
+                                  "inst=0x7c6000a6 tb=%d guest=1000 flags=G\n"
+                                  "exit EMUL_MFMSR irq=6 pc=0xc0008000 "
+                                  "inst=0x7c6000a6 tb=%d guest=1000 flags=G\n",
+                                  1001 + 4 * i, 1002 + 4 * i);
+    }
+    pack(flood_trace);
+    char sites[600], spec[700];
+    snprintf(sites, sizeof sites, "%s/whatif_flood_sites.txt", test_tmp_dir());
+    FILE *f = fopen(sites, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(site_lines, f);
+    fclose(f);
+    snprintf(spec, sizeof spec, "pv:template-bytes=56:console=1:sites=%s",
+             sites);
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    /* the trace's own mfmsr are all patched: what traps is the flood's */
+    *mfmsr = (unsigned)cnt(&g_pred, EXIT_EMUL_MFMSR);
+    *total = (double)stats_traced_ticks(&g_pred);
+    /* two lines of 29 bytes, 1.25 exits a byte (80 in the 64-byte window) */
+    CU_ASSERT(cnt(&g_pred, EXIT_MMIO) >= 200 - 1 + 2 * 29 - 1);
+    CU_ASSERT(cnt(&g_pred, EXIT_MMIO) <= 200 - 1 + 2 * 29 + 1);
+}
+
+static void test_pv_console_lines_trap_above_the_scan(void)
+{
+    unsigned above, below;
+    double g_above, g_below;
+    /* the lines at 0xc0009000 and 0xc000a000: both mfmsr already patched */
+    flood_run("0xc0001000 wrteei0\n0xc0009000 wrteei0\n0xc000a000 wrteei0\n",
+              &above, &g_above);
+    CU_ASSERT_EQUAL(above, 0);
+    /* the lines at 0xc0001100 and 0xc0001200: both still trap */
+    flood_run("0xc0001000 wrteei0\n0xc0001100 wrteei0\n0xc0001200 wrteei0\n",
+              &below, &g_below);
+    /* 72 or 73 window records, a fifth of them mfmsr */
+    CU_ASSERT(below >= 13 && below <= 16);
+    /* a trap costs its exit; a patched mfmsr one load in the guest */
+    CU_ASSERT(g_below > g_above);
+}
+
+/* Round-robin pressure: 60 rounds of a QEMU round trip (MMIO), three
+ * mfmsr and a DTLBVIRT on a page the baseline's soft TLB still holds
+ * (unexplained: the trace saw an eviction the model did not). A host tick
+ * inside an exit preempts the vcpu (preempt_prob 1) and the other task
+ * fills 24 UTLB slots. pv removes the mfmsr exits and the fills of the
+ * ticks inside them; of the unexplained misses, f = unexplained / advances
+ * per advance not made are dropped. */
+static char rr_trace[32768];
+static void test_pv_drops_misses_for_the_advances_not_made(void)
+{
+    size_t n = (size_t)snprintf(rr_trace, sizeof rr_trace, "%s", HEAD);
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(
+            rr_trace + n, sizeof rr_trace - n,
+            "exit MMIO irq=13 pc=0xc0000100 inst=0x98890000 addr=0xd0000000 "
+            "tb=%d guest=1000 flags=G,U\n"
+            "exit EMUL_MFMSR irq=6 pc=0xc0002000 inst=0x7c6000a6 tb=%d "
+            "guest=1000 flags=G\n"
+            "exit EMUL_MFMSR irq=6 pc=0xc0002100 inst=0x7c6000a6 tb=%d "
+            "guest=1000 flags=G\n"
+            "exit EMUL_MFMSR irq=6 pc=0xc0002200 inst=0x7c6000a6 tb=%d "
+            "guest=1000 flags=G\n"
+            "exit DTLBVIRT irq=13 pc=0xc0003000 inst=0x81230000 "
+            "addr=0x10000010 tb=%d guest=1000 flags=G\n",
+            1000 + 5 * i, 1001 + 5 * i, 1002 + 5 * i, 1003 + 5 * i,
+            1004 + 5 * i);
+    pack(rr_trace);
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_host_tick_hz, 10000, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_prob, 1, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_usec, 1, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_max_usec, 1, "t"), SIM_OK);
+    /* the same 63 slots: the same advances, nothing dropped */
+    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=63", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.misses_pressure, 0);
+    CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.misses_unexplained, 59); /* all but the first */
+    CU_ASSERT(g_res.misses_pressure > 0);
+    CU_ASSERT(g_res.misses_pressure < g_res.misses_unexplained);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT) + g_res.misses_pressure +
+                        g_res.misses_rederived,
+                    cnt(&g_base, EXIT_DTLBVIRT));
+}
+
 static void test_time_driven_exits_follow_guest_time(void)
 {
     params p;
@@ -395,8 +500,9 @@ static void test_bad_specs_refused(void)
  * stream alike: totals within 0.5%. A synthetic trace of a PV-patchable
  * mix (tests/data/whatif_profile.txt) without time-driven exits, and no
  * host interference: the two paths' time-driven sources differ by design
- * (the direct path keeps the trace's own DEC/EXTINT/SIGNAL at their place
- * in guest time, the platform makes them at the parameters' rates), and the
+ * (the direct path keeps the trace's own DEC/EXTINT at their place in
+ * guest time and its SIGNALs where they are, the platform makes them at
+ * the parameters' rates), and the
  * platform delivers guest ticks the direct path does not model (guest_hz 1
  * keeps them out of the way). */
 static void test_direct_and_systemc_agree(void)
@@ -446,6 +552,8 @@ static CU_TestInfo tests[] = {
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},
     {"inkernel-mmio: no QEMU round trip", test_inkernel_mmio_drops_the_qemu_round_trip},
+    {"pv console lines trap above the scan", test_pv_console_lines_trap_above_the_scan},
+    {"pv drops misses for the advances not made", test_pv_drops_misses_for_the_advances_not_made},
     {"time-driven exits follow guest time", test_time_driven_exits_follow_guest_time},
     {"SIGNAL exits stay in the exit stream", test_signals_stay_in_the_exit_stream},
     {"compose: deterministic, order-free", test_compose_deterministic_and_order_free},

@@ -503,11 +503,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         }
         if (e == SIM_OK && c->out && k == 0) {
             fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
-                            "inserted, %llu VIRT misses re-derived away)\n  ",
+                            "inserted, %llu VIRT misses re-derived away, %llu "
+                            "for the round-robin advances not made)\n  ",
                     n_runs > 1 ? " (the first seed's run)" : "",
                     whatif_chain_name(chain), (unsigned long long)res.removed,
                     (unsigned long long)res.inserted,
-                    (unsigned long long)res.misses_rederived);
+                    (unsigned long long)res.misses_rederived,
+                    (unsigned long long)res.misses_pressure);
             whatif_chain_report(chain, c->out);
         }
         whatif_chain_free(chain);
