@@ -539,7 +539,8 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->exit_index = 0;
     m->arr_n = 0;
     m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
-    m->irq_mean = P(p, host_irq_hz) > 0 ? hz / P(p, host_irq_hz) : 0;
+    double irq_hz = P(p, host_irq_hz) * P(p, host_irq_exit_share);
+    m->irq_mean = irq_hz > 0 ? hz / irq_hz : 0;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
     m->cur_sched = false;
     m->served = m->pend_work = 0;
@@ -729,6 +730,41 @@ static void preemption(cost_model *m, gsl_rng *r)
         us = P(p, preempt_max_usec);
     /* taken where the tick lands, whatever the exit (docs/cost-model.md,
      * "Host work"); it does not widen the exit's arrival window */
+    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    other_task_pages_served(m);
+}
+
+static uint64_t mix64(uint64_t z) /* splitmix64's finaliser */
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A long host stall inside the handler window of h cycles
+ * (docs/cost-model.md, "Host work"): Poisson at stall_hz over the window.
+ * One uniform per exit decides (at most one: the rate is far below one
+ * per window), monotone in the window and the rate, and another gives the
+ * Pareto length by its inverse CDF: common random numbers, so a fit's
+ * small steps move a stall's length smoothly and add or drop one only
+ * where the decision is at its threshold. */
+static void host_stall(cost_model *m, uint64_t h)
+{
+    const params *p = &m->p;
+    if (!(P(p, stall_hz) > 0))
+        return;
+    uint64_t z = mix64(m->exit_seed ^ 0x2545f4914f6cdd1dULL ^
+                       (m->exit_index * 0x9e3779b97f4a7c15ULL));
+    double u = (double)(z >> 11) * 0x1p-53;
+    double rate = P(p, stall_hz) / (double)m->core_hz; /* per cycle */
+    if (u >= -expm1(-rate * dbl(h)))
+        return;
+    double x = ((double)(mix64(z) >> 11) + 0.5) * 0x1p-53;
+    double us = P(p, stall_usec) * pow(x, -1.0 / P(p, stall_alpha));
+    if (us > 1e7)
+        us = 1e7;
     uint64_t c = cyc(us * (double)m->core_hz / 1e6);
     add_current(m, CSTAGE_preempt, c);
     m->served += c;
@@ -1190,7 +1226,11 @@ static void exit_impl(cost_model *m, const trace_rec *r, uint64_t guest_insns,
         v[CSTAGE_icache] += ic;
         h += ic;
     }
-    uint64_t arr = m->internal_host ? internal_arrivals(m, t, h) : 0;
+    uint64_t arr = 0;
+    if (m->internal_host) {
+        host_stall(m, h);
+        arr = internal_arrivals(m, t, h);
+    }
     /* the off-CPU time served in this exit; an idle vcpu (EMUL_WAIT, or
      * the SIGNAL a signal made of one) is off the CPU anyway: host work
      * done while it idles overlaps the wait, only what outlasts it delays

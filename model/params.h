@@ -208,6 +208,12 @@
       "vcpu thread's next scheduling point. Default: the seed no-PV table's " \
       "16.6 EXTINT exits/s over its 7.47% guest-time share. sim record, the " \
       "cycle model and the SystemC platform all use it")                      \
+    X(host_irq_exit_share, PK_REAL, "1", 1, 0, 2, SRC_ASSUME,                  \
+      "the device-interrupt rate inside exit handlers as a share of "         \
+      "host_irq_hz, the rate the EXTINT row measures while the guest runs "   \
+      "(1: uniform in time). Interrupts answer I/O and need not be uniform "  \
+      "over the run; the handler rows' tails measure the rate inside them "   \
+      "(docs/cost-model.md, Host work)")                                      \
     X(signal_hz, PK_REAL, "1/s", 2.99, 0, 10000, SRC_SEED_RATE,                \
       "signals to the vcpu thread per second (Poisson; QEMU kicks): one "     \
       "found at the end of a light exit turns it into SIGNAL (the kernel's "  \
@@ -231,6 +237,14 @@
       "Pareto shape of a preemption (smaller = heavier tail)")                 \
     X(preempt_max_usec, PK_REAL, "usec", 300000, 1, 1e7, SRC_ASSUME,           \
       "cap of one preemption")                                                 \
+    X(stall_hz, PK_REAL, "1/s", 0.1, 0, 1000, SRC_ASSUME,                      \
+      "long host stalls per second of exit-handler time (Poisson, in any "    \
+      "exit, not tied to the host tick): the vcpu thread held off the CPU "   \
+      "for a Pareto time (docs/cost-model.md, Host work)")                    \
+    X(stall_usec, PK_REAL, "usec", 50000, 1, 1e7, SRC_ASSUME,                  \
+      "scale (minimum) of a long host stall, Pareto distributed")             \
+    X(stall_alpha, PK_REAL, "1", 1.5, 0.5, 10, SRC_ASSUME,                     \
+      "Pareto shape of a long host stall (capped at 10 s)")                   \
     /* ---- the guest between exits ---- */                                    \
     X(guest_insns, PK_REAL, "insns", 300, 0, 1e7, SRC_ASSUME,                  \
       "mean guest instructions between exits; used only for records "         \

@@ -37,7 +37,8 @@ static void quiet(params *p)
                                     PARAM_dcache_decay_cycles,
                                     PARAM_preempt_usec,
                                     PARAM_preempt_alpha,
-                                    PARAM_preempt_max_usec};
+                                    PARAM_preempt_max_usec,
+                                    PARAM_host_irq_exit_share};
     for (int i = 0; i < PARAM__COUNT; i++) {
         bool k = false;
         for (size_t j = 0; j < sizeof keep / sizeof keep[0]; j++)
@@ -521,6 +522,63 @@ static void test_preemption_where_the_tick_lands(void)
     cost_free(m);
 }
 
+/* Long host stalls come at stall_hz per second of handler time in any
+ * exit, ticks or not; a higher rate only adds stalls (one uniform per exit
+ * decides, monotone in the rate) and keeps the lengths of the others. */
+static void test_host_stalls_poisson_in_handler_time(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, dispatch_insns) = 70000; /* 105 usec windows */
+    P(&p, stall_usec) = 10000;
+    P(&p, stall_alpha) = 2;
+    params q = p;
+    P(&p, stall_hz) = 500; /* 1 - e^-0.0525: 5.1% of the exits */
+    P(&q, stall_hz) = 1000; /* 10.0% */
+    cost_model *a = mk(&p), *b = mk(&q);
+    enum { N = 4000 };
+    unsigned na = 0, nb = 0, kept = 0;
+    uint64_t stall_min = 10000ull * 667;
+    for (int i = 0; i < N; i++) {
+        trace_rec r = ex(i % 2 ? EXIT_SYSCALL : EXIT_DTLBREAL, 0, 0x10000000u);
+        uint64_t ha = handler_of(a, r, 0), hb = handler_of(b, r, 0);
+        na += ha >= stall_min;
+        nb += hb >= stall_min;
+        kept += ha < stall_min || ha == hb;
+    }
+    CU_ASSERT(na > N * 0.035 && na < N * 0.07);
+    CU_ASSERT(nb > N * 0.08 && nb < N * 0.12);
+    CU_ASSERT_EQUAL(kept, N);
+    cost_free(a);
+    cost_free(b);
+}
+
+/* host_irq_exit_share scales the device-interrupt rate inside handlers
+ * (the guest-time rate, EXTINT's, is host_irq_hz itself). */
+static void test_irq_rate_inside_exits_is_scaled(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, dispatch_insns) = 7000;
+    P(&p, host_irq_hz) = 10000; /* 0.1 interrupts per 7000-cycle exit */
+    P(&p, hostirq_code_lines) = 1;
+    P(&p, icache_miss_cycles) = 1; /* 1 cycle per interrupt handler */
+    params q = p;
+    P(&q, host_irq_exit_share) = 0.5;
+    cost_model *a = mk(&p), *b = mk(&q);
+    for (int i = 0; i < 20000; i++) {
+        trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+        (void)handler_of(a, r, 0);
+        (void)handler_of(b, r, 0);
+    }
+    double na = (double)cost_stage_sum(a, EXIT_SYSCALL, CSTAGE_hostwork);
+    double nb = (double)cost_stage_sum(b, EXIT_SYSCALL, CSTAGE_hostwork);
+    CU_ASSERT(na > 1800 && na < 2400); /* ~2100 */
+    CU_ASSERT(nb / na > 0.43 && nb / na < 0.57);
+    cost_free(a);
+    cost_free(b);
+}
+
 /* The per-exit arrival fast path's draws (taus2.h) are GSL's taus2 draws
  * bit for bit: seeds 0, 1, ones whose low 32 bits are 0, 1 or make the LCG
  * adjustments fire, and a spread of large ones. */
@@ -886,6 +944,10 @@ static CU_TestInfo tests[] = {
     {"woken work waits for a scheduling point",
      test_woken_work_waits_for_a_scheduling_point},
     {"preemption where the tick lands", test_preemption_where_the_tick_lands},
+    {"host stalls: Poisson in handler time",
+     test_host_stalls_poisson_in_handler_time},
+    {"device-interrupt rate inside exits is scaled",
+     test_irq_rate_inside_exits_is_scaled},
     {"per-exit arrival draws are GSL taus2's", test_taus2_batch_is_gsl_taus2},
     {"EMUL_WAIT idles until the guest tick",
      test_emul_wait_idles_until_guest_tick},

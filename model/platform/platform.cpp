@@ -111,13 +111,14 @@ SC_MODULE(host_scheduler)
 SC_MODULE(host_irq_source)
 {
     shared &sh;
-    double mean_cycles;
+    double mean_cycles, share;
     gsl_rng *rng;
     SC_HAS_PROCESS(host_irq_source);
     host_irq_source(sc_module_name n, shared & s, const params &p)
         : sc_module(n), sh(s), rng(rng_for(p, 2))
     {
         double hz = P(&p, host_irq_hz);
+        share = P(&p, host_irq_exit_share);
         mean_cycles = hz > 0 ? (double)s.core_hz / hz : 0;
         if (mean_cycles > 0)
             SC_THREAD(run);
@@ -131,7 +132,16 @@ SC_MODULE(host_irq_source)
         for (;;) {
             wait(at_cycles(
                 sh, 1 + (uint64_t)gsl_ran_exponential(rng, mean_cycles)));
-            sh.pend_irq++;
+            // inside an exit host_irq_exit_share as many (thinning below
+            // 1, a second interrupt with the excess chance above)
+            unsigned k = 1;
+            if (!sh.in_guest && share != 1) {
+                double u = gsl_rng_uniform(rng);
+                k = share < 1 ? u < share : 1 + (u < share - 1);
+            }
+            if (!k)
+                continue;
+            sh.pend_irq += k;
             sh.wake.notify();
         }
     }
