@@ -28,13 +28,38 @@ static void row_merge(stats_row *into, const stats_row *r)
         into->max = r->max;
 }
 
+/* The kernel's bookkeeping of the stats (stats.h), held in locals while a
+ * chunk is accounted: through the stats pointer every row update could
+ * alias it and would force reloads (half the time of a 10M-exit replay). */
+typedef struct book {
+    int last_type;
+    uint64_t last_exit, last_enter, exits, entries, order_errors;
+    bool in_guest;
+} book;
+
+static inline book book_load(const stats *s)
+{
+    return (book){s->last_type, s->last_exit, s->last_enter, s->exits,
+                  s->entries,   s->order_errors, s->in_guest};
+}
+
+static inline void book_store(stats *s, const book *b)
+{
+    s->last_type = b->last_type;
+    s->last_exit = s->last_exit_tb = b->last_exit;
+    s->last_enter = b->last_enter;
+    s->exits = b->exits;
+    s->entries = b->entries;
+    s->order_errors = b->order_errors;
+    s->in_guest = b->in_guest;
+}
+
 /* One chunk of a measured trace. Returns the index of the first exit that
  * lacks ticks, or n if all had them.
  *
  * This is stats_exit + stats_enter for a complete cycle, with the kernel's
- * bookkeeping held in locals for the whole chunk: through the stats pointer
- * every row update could alias it and would force reloads (half the time of
- * a 10M-exit replay). test_replay pins that both paths give the same rows. */
+ * bookkeeping in locals (book). test_replay pins that both paths give the
+ * same rows. */
 static inline __attribute__((always_inline)) size_t
 measured_chunk(stats *s, const trace_rec *recs, size_t n, uint64_t *next_tb,
                replay_result *res, uint64_t base, const bool usec)
@@ -45,9 +70,10 @@ measured_chunk(stats *s, const trace_rec *recs, size_t n, uint64_t *next_tb,
             bank[b][t] = (stats_row){.min = UINT64_MAX};
     /* TIMEINGUEST, which every exit updates, in registers */
     stats_row guest = {.min = UINT64_MAX};
-    int last_type = s->last_type;
-    uint64_t last_exit = s->last_exit, last_enter = s->last_enter;
-    uint64_t exits = s->exits, order_errors = s->order_errors;
+    book k = book_load(s);
+    int last_type = k.last_type;
+    uint64_t last_exit = k.last_exit, last_enter = k.last_enter;
+    uint64_t exits = k.exits, order_errors = k.order_errors;
     uint64_t expect = *next_tb, nexit = res->exits;
     size_t i;
     for (i = 0; i < n; i++) {
@@ -89,14 +115,11 @@ measured_chunk(stats *s, const trace_rec *recs, size_t n, uint64_t *next_tb,
         for (int t = 0; t < EXIT__COUNT; t++)
             row_merge(&s->rows[t], &bank[b][t]);
     row_merge(&s->rows[EXIT_TIMEINGUEST], &guest);
-    uint64_t done = exits - s->exits;
-    s->entries += done;
-    s->in_guest = s->in_guest || done > 0;
-    s->last_type = last_type;
-    s->last_exit = s->last_exit_tb = last_exit;
-    s->last_enter = last_enter;
-    s->exits = exits;
-    s->order_errors = order_errors;
+    uint64_t done = exits - k.exits;
+    k = (book){last_type,          last_exit, last_enter, exits,
+               k.entries + done,   order_errors,
+               k.in_guest || done > 0};
+    book_store(s, &k);
     res->exits = nexit;
     *next_tb = expect;
     return i;
@@ -119,17 +142,17 @@ static size_t replay_measured_chunk(stats *s, const trace_rec *recs, size_t n,
 /* One chunk through a cost model: the timeline is rebuilt from the
  * predicted ticks, starting at the first exit's timebase.
  *
- * stats_exit + stats_enter, with the bookkeeping in locals for the chunk
- * (as in measured_chunk: through s every row update could alias it). A
+ * stats_exit + stats_enter, with the bookkeeping in locals (book). A
  * rebuilt timeline never goes back, but the order checks stay. */
 static sim_err replay_model_chunk(stats *s, const trace_rec *recs, size_t n,
                                   uint64_t *now, const replay_cost_model *m,
                                   replay_result *res)
 {
-    int last_type = s->last_type;
-    uint64_t last_exit = s->last_exit, last_enter = s->last_enter;
-    uint64_t exits = s->exits, entries = s->entries;
-    bool in_guest = s->in_guest;
+    book k = book_load(s);
+    int last_type = k.last_type;
+    uint64_t last_exit = k.last_exit, last_enter = k.last_enter;
+    uint64_t exits = k.exits, entries = k.entries;
+    bool in_guest = k.in_guest;
     uint64_t t = *now, nexit = res->exits;
     sim_err e = SIM_OK;
     uint32_t hs[COST_BATCH], gs[COST_BATCH];
@@ -178,12 +201,10 @@ static sim_err replay_model_chunk(stats *s, const trace_rec *recs, size_t n,
             t += gs[i];
         }
     }
-    s->last_type = last_type;
-    s->last_exit = s->last_exit_tb = last_exit;
-    s->last_enter = last_enter;
-    s->exits = exits;
-    s->entries = entries;
-    s->in_guest = in_guest;
+    /* (order errors, rare, were counted in s itself) */
+    k = (book){last_type, last_exit, last_enter,     exits,
+               entries,   s->order_errors, in_guest};
+    book_store(s, &k);
     *now = t;
     res->exits = nexit;
     return e;

@@ -758,8 +758,9 @@ static void *prefault_main(void *arg)
             (want > CHUNK_HDR_SIZE ? want - CHUNK_HDR_SIZE : 0) / pf->page *
             pf->page;
         uint64_t from = want / pf->page * pf->page;
-        uint64_t to = want + PREFAULT_AHEAD < pf->len ? want + PREFAULT_AHEAD
-                                                      : pf->len;
+        uint64_t to = (want + PREFAULT_AHEAD) / pf->page * pf->page;
+        if (to > pf->len)
+            to = pf->len; /* (steps start on a page: madvise wants that) */
         if (mapped < from)
             mapped = from;
         pthread_mutex_unlock(&pf->mu);
