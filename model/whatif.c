@@ -174,8 +174,6 @@ struct whatif_env {
     whatif_result *res;
     bool started;
     sim_err err;
-    /* round-robin pressure: misses dropped for advances not made */
-    uint64_t pressure_dropped;
     /* the time-driven exits of the trace, with their place in the
      * baseline's guest time */
     trace_rec *timed;
@@ -378,35 +376,6 @@ void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
     pred_extend(env, cost_guest_run(env->pred.m, rec) + guest_extra);
 }
 
-/* Round-robin advances so far: shadow maps and host fills, each taking
- * the next UTLB slot (docs/kvm440.md §3). */
-static uint64_t advances(cost_model *m)
-{
-    const tlb440_stats *st = tlb440_get_stats(cost_tlb(m));
-    return st->maps + st->host_fills;
-}
-
-/* A VIRT miss the baseline's soft TLB cannot explain (it still holds the
- * page: the trace's pages are not the model's) was still made by an
- * eviction: every round-robin advance evicts the next slot, and in the
- * baseline a share f = unexplained misses / advances of them ended in such
- * a miss. The advances the prediction no longer makes (the removed exits'
- * host fills, the maps of misses it dropped; less those it adds) would
- * each have caused f of them: that many are dropped, at the next misses of
- * this kind. */
-static bool pressure_drop(whatif_env *env)
-{
-    uint64_t ab = advances(env->base.m), ap = advances(env->pred.m);
-    if (ab <= ap || !ab)
-        return false;
-    double f = (double)env->res->misses_unexplained / (double)ab;
-    double due = f * (double)(ab - ap) - (double)env->pressure_dropped;
-    if (due < 1.0)
-        return false;
-    env->pressure_dropped++;
-    return true;
-}
-
 static bool is_virt_miss(exit_type t)
 {
     return t == EXIT_ITLBVIRT || t == EXIT_DTLBVIRT;
@@ -449,13 +418,9 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
     }
     xf_exit x = {.rec = *r};
     if (virt) {
-        if (held0) {
+        if (held0)
             env->res->misses_unexplained++;
-            if (pressure_drop(env)) {
-                x.removed = true;
-                env->res->misses_pressure++;
-            }
-        } else if (held1) { /* the eviction that made this miss is gone */
+        else if (held1) { /* the eviction that made this miss is gone */
             x.removed = true;
             env->res->misses_rederived++;
         }

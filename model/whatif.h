@@ -10,8 +10,7 @@
  *     (plus what replaces it in the guest) to the run around it; a VIRT TLB
  *     miss of the trace is dropped when the prediction's soft TLB still holds
  *     the page while the baseline's had lost it (fewer exits, fewer host
- *     fills, fewer evictions; or, for a miss the baseline cannot explain,
- *     for the round-robin advances not made); time-driven exits (DEC,
+ *     fills, fewer evictions); time-driven exits (DEC,
  *     EXTINT) keep their place in guest time, so their number follows the
  *     predicted guest time; SIGNAL exits follow the workload and stay.
  * One file per transform (model/xf_<name>.c), registered in one table in
@@ -135,10 +134,7 @@ typedef struct whatif_result {
     uint64_t misses_rederived;       /* VIRT misses dropped: page still
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
-                                        TLB held */
-    uint64_t misses_pressure;        /* ... of those, dropped for the
-                                        round-robin advances the prediction
-                                        no longer makes (docs/whatif.md) */
+                                        TLB held (kept as workload-driven) */
     uint64_t timed_trace, timed_pred; /* DEC+EXTINT (SIGNAL on the SystemC
                                          platform): trace, predicted */
 } whatif_result;

@@ -380,51 +380,6 @@ static void test_pv_console_lines_trap_above_the_scan(void)
     CU_ASSERT(g_below > g_above);
 }
 
-/* Round-robin pressure: 60 rounds of a QEMU round trip (MMIO), three
- * mfmsr and a DTLBVIRT on a page the baseline's soft TLB still holds
- * (unexplained: the trace saw an eviction the model did not). A host tick
- * inside an exit preempts the vcpu (preempt_prob 1) and the other task
- * fills 24 UTLB slots. pv removes the mfmsr exits and the fills of the
- * ticks inside them; of the unexplained misses, f = unexplained / advances
- * per advance not made are dropped. */
-static char rr_trace[32768];
-static void test_pv_drops_misses_for_the_advances_not_made(void)
-{
-    size_t n = (size_t)snprintf(rr_trace, sizeof rr_trace, "%s", HEAD);
-    for (int i = 0; i < 60; i++)
-        n += (size_t)snprintf(
-            rr_trace + n, sizeof rr_trace - n,
-            "exit MMIO irq=13 pc=0xc0000100 inst=0x98890000 addr=0xd0000000 "
-            "tb=%d guest=1000 flags=G,U\n"
-            "exit EMUL_MFMSR irq=6 pc=0xc0002000 inst=0x7c6000a6 tb=%d "
-            "guest=1000 flags=G\n"
-            "exit EMUL_MFMSR irq=6 pc=0xc0002100 inst=0x7c6000a6 tb=%d "
-            "guest=1000 flags=G\n"
-            "exit EMUL_MFMSR irq=6 pc=0xc0002200 inst=0x7c6000a6 tb=%d "
-            "guest=1000 flags=G\n"
-            "exit DTLBVIRT irq=13 pc=0xc0003000 inst=0x81230000 "
-            "addr=0x10000010 tb=%d guest=1000 flags=G\n",
-            1000 + 5 * i, 1001 + 5 * i, 1002 + 5 * i, 1003 + 5 * i,
-            1004 + 5 * i);
-    pack(rr_trace);
-    params p;
-    quiet(&p);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_host_tick_hz, 10000, "t"), SIM_OK);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_prob, 1, "t"), SIM_OK);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_usec, 1, "t"), SIM_OK);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_preempt_max_usec, 1, "t"), SIM_OK);
-    /* the same 63 slots: the same advances, nothing dropped */
-    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=63", &p, STATS_TICKS), SIM_OK);
-    CU_ASSERT_EQUAL(g_res.misses_pressure, 0);
-    CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
-    CU_ASSERT_EQUAL(g_res.misses_unexplained, 59); /* all but the first */
-    CU_ASSERT(g_res.misses_pressure > 0);
-    CU_ASSERT(g_res.misses_pressure < g_res.misses_unexplained);
-    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT) + g_res.misses_pressure +
-                        g_res.misses_rederived,
-                    cnt(&g_base, EXIT_DTLBVIRT));
-}
-
 static void test_time_driven_exits_follow_guest_time(void)
 {
     params p;
@@ -553,7 +508,6 @@ static CU_TestInfo tests[] = {
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},
     {"inkernel-mmio: no QEMU round trip", test_inkernel_mmio_drops_the_qemu_round_trip},
     {"pv console lines trap above the scan", test_pv_console_lines_trap_above_the_scan},
-    {"pv drops misses for the advances not made", test_pv_drops_misses_for_the_advances_not_made},
     {"time-driven exits follow guest time", test_time_driven_exits_follow_guest_time},
     {"SIGNAL exits stay in the exit stream", test_signals_stay_in_the_exit_stream},
     {"compose: deterministic, order-free", test_compose_deterministic_and_order_free},

@@ -223,14 +223,12 @@ int cli_whatif(int argc, char **argv)
             fprintf(of.f,
                     "# %llu workload exits removed, %llu inserted; %llu VIRT "
                     "misses re-derived away (page still resident), %llu the "
-                    "baseline's soft TLB could not explain (%llu of them "
-                    "dropped for the round-robin advances not made); "
-                    "time-driven exits %llu in the trace, %llu predicted\n",
+                    "baseline's soft TLB could not explain (kept); time-driven "
+                    "exits %llu in the trace, %llu predicted\n",
                     (unsigned long long)res.removed,
                     (unsigned long long)res.inserted,
                     (unsigned long long)res.misses_rederived,
                     (unsigned long long)res.misses_unexplained,
-                    (unsigned long long)res.misses_pressure,
                     (unsigned long long)res.timed_trace,
                     (unsigned long long)res.timed_pred);
             whatif_chain_report(chain, of.f);

@@ -503,13 +503,11 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         }
         if (e == SIM_OK && c->out && k == 0) {
             fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
-                            "inserted, %llu VIRT misses re-derived away, %llu "
-                            "for the round-robin advances not made)\n  ",
+                            "inserted, %llu VIRT misses re-derived away)\n  ",
                     n_runs > 1 ? " (the first seed's run)" : "",
                     whatif_chain_name(chain), (unsigned long long)res.removed,
                     (unsigned long long)res.inserted,
-                    (unsigned long long)res.misses_rederived,
-                    (unsigned long long)res.misses_pressure);
+                    (unsigned long long)res.misses_rederived);
             whatif_chain_report(chain, c->out);
         }
         whatif_chain_free(chain);
