@@ -759,7 +759,10 @@ static void host_stall(cost_model *m, uint64_t h)
                        (m->exit_index * 0x9e3779b97f4a7c15ULL));
     double u = (double)(z >> 11) * 0x1p-53;
     double rate = P(p, stall_hz) / (double)m->core_hz; /* per cycle */
-    if (u >= -expm1(-rate * dbl(h)))
+    /* 1 - e^-w < w: u >= w decides nearly every exit without expm1 (a
+     * faithful expm1 of -w is at most w too, so the verdict is the same) */
+    double w = rate * dbl(h);
+    if (u >= w || u >= -expm1(-w))
         return;
     double x = ((double)(mix64(z) >> 11) + 0.5) * 0x1p-53;
     double us = P(p, stall_usec) * pow(x, -1.0 / P(p, stall_alpha));

@@ -728,8 +728,9 @@ typedef struct prefault {
     pthread_cond_t cv;
     const unsigned char *mem;
     uint64_t len, page;
-    uint64_t want;    /* the reader's position: bytes below it are done */
-    uint64_t wake_at; /* the thread sleeps until want reaches it; 0: awake */
+    uint64_t want;     /* the reader's position: bytes below it are done */
+    uint64_t released; /* pages below it were given back (or are claimed) */
+    uint64_t wake_at;  /* the thread sleeps until want reaches it; 0: awake */
     bool stop;
 } prefault;
 
@@ -745,38 +746,69 @@ static void prefault_range(const unsigned char *p, uint64_t n, uint64_t page)
         (void)*(const volatile unsigned char *)(p + i);
 }
 
+static void prefault_drop(const prefault *pf, uint64_t lo, uint64_t hi)
+{
+    (void)madvise((void *)(uintptr_t)(pf->mem + lo), (size_t)(hi - lo),
+                  MADV_DONTNEED);
+}
+
+/* The pages of records the reader at pos is done with end here (it keeps
+ * the 16 bytes before pos, the next chunk's header). */
+static uint64_t prefault_done_upto(const prefault *pf, uint64_t pos)
+{
+    return (pos > CHUNK_HDR_SIZE ? pos - CHUNK_HDR_SIZE : 0) / pf->page *
+           pf->page;
+}
+
+/* Under the lock: claims [released, upto) for giving back if it is at
+ * least `least` bytes; returns its start, or UINT64_MAX if not. */
+static uint64_t prefault_claim(prefault *pf, uint64_t upto, uint64_t least)
+{
+    if (upto < pf->released + least || upto <= pf->released)
+        return UINT64_MAX;
+    uint64_t lo = pf->released;
+    pf->released = upto;
+    return lo;
+}
+
 static void *prefault_main(void *arg)
 {
     prefault *pf = arg;
-    uint64_t mapped = 0, released = 0;
+    uint64_t mapped = 0;
     pthread_mutex_lock(&pf->mu);
     while (!pf->stop) {
-        uint64_t want = pf->want;
-        /* behind: the pages of records the reader is done with (it keeps
-         * the 16 bytes before want, the next chunk's header) */
-        uint64_t upto =
-            (want > CHUNK_HDR_SIZE ? want - CHUNK_HDR_SIZE : 0) / pf->page *
-            pf->page;
-        uint64_t from = want / pf->page * pf->page;
+        uint64_t want = pf->want, upto = prefault_done_upto(pf, want);
+        uint64_t lo = prefault_claim(pf, upto, RELEASE_BYTES);
+        if (lo != UINT64_MAX) { /* behind */
+            pthread_mutex_unlock(&pf->mu);
+            prefault_drop(pf, lo, upto);
+            pthread_mutex_lock(&pf->mu);
+            continue;
+        }
         uint64_t to = (want + PREFAULT_AHEAD) / pf->page * pf->page;
         if (to > pf->len)
             to = pf->len; /* (steps start on a page: madvise wants that) */
-        if (mapped < from)
-            mapped = from;
-        pthread_mutex_unlock(&pf->mu);
-        if (upto >= released + RELEASE_BYTES) {
-            (void)madvise((void *)(uintptr_t)(pf->mem + released),
-                          (size_t)(upto - released), MADV_DONTNEED);
-            released = upto;
-        } else if (mapped < to) { /* ahead */
+        if (mapped < want / pf->page * pf->page)
+            mapped = want / pf->page * pf->page;
+        if (mapped < to) { /* ahead */
             uint64_t n = to - mapped < PREFAULT_STEP ? to - mapped
                                                       : PREFAULT_STEP;
-            prefault_range(pf->mem + mapped, n, pf->page);
+            lo = mapped;
             mapped += n;
+            pthread_mutex_unlock(&pf->mu);
+            prefault_range(pf->mem + lo, n, pf->page);
+            pthread_mutex_lock(&pf->mu);
+            /* the reader may have passed the step and given its pages back
+             * meanwhile: those just mapped again go back too */
+            if (pf->released > lo) {
+                uint64_t hi = pf->released < mapped ? pf->released : mapped;
+                pthread_mutex_unlock(&pf->mu);
+                prefault_drop(pf, lo, hi);
+                pthread_mutex_lock(&pf->mu);
+            }
+            continue;
         }
-        pthread_mutex_lock(&pf->mu);
-        if (pf->want == want && !(upto >= released + RELEASE_BYTES) &&
-            mapped >= to && !pf->stop) {
+        if (pf->want == want) {
             pf->wake_at = want + PREFAULT_WAKE;
             while (pf->wake_at && !pf->stop)
                 pthread_cond_wait(&pf->cv, &pf->mu);
@@ -815,7 +847,9 @@ static prefault *prefault_start(const unsigned char *mem, uint64_t len)
     return pf;
 }
 
-/* The reader is at byte pos: everything before is done with. */
+/* The reader is at byte pos: everything before is done with. If the
+ * thread lags far behind (a busy machine), the reader gives the pages back
+ * itself: memory stays bounded whatever the thread gets to run. */
 static void prefault_advance(prefault *pf, uint64_t pos)
 {
     pthread_mutex_lock(&pf->mu);
@@ -824,7 +858,11 @@ static void prefault_advance(prefault *pf, uint64_t pos)
         pf->wake_at = 0;
         pthread_cond_signal(&pf->cv);
     }
+    uint64_t upto = prefault_done_upto(pf, pos);
+    uint64_t lo = prefault_claim(pf, upto, 4 * RELEASE_BYTES);
     pthread_mutex_unlock(&pf->mu);
+    if (lo != UINT64_MAX)
+        prefault_drop(pf, lo, upto);
 }
 
 static void prefault_stop(prefault *pf)
