@@ -3,8 +3,9 @@
 # synth --like` the no-PV table, of 1M and 10M exits, against one cycle-model
 # replay of the same trace in the same run (the unit a fit is made of).
 # Prints the wall time, CPU time, replays done, their ratio to one replay,
-# and the subsample's bias (the fitted total on the subsample against the
-# whole trace at the same point, which calibrate measures on every run).
+# and the subsample's bias (the total at the subsample stage's point on the
+# subsample against the whole trace, which calibrate measures on every
+# run before it refines on the whole trace).
 # Target: a 10M-exit trace calibrates in under 5 minutes on 2 cores.
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,7 +30,9 @@ for n in 1M 10M; do
   e=$(date +%s.%N)
   cpu=$(awk '{print $1 + $2}' "$B/bench/cal-$n.time")
   replays=$(sed -n 's/.* \([0-9]*\) replays.*/\1/p' "$out" | head -1)
-  sub=$(sed -n 's/^# fit: \([0-9]*\) of .*/\1/p' "$out")
+  # the subsample's exits (a refined fit then goes on on the whole trace)
+  sub=$(sed -n 's/^# refined: the subsample stage (\([0-9]*\) exits.*/\1 then all/p' "$out")
+  [ -n "$sub" ] || sub=$(sed -n 's/^# fit: \([0-9]*\) of .*/\1/p' "$out")
   bias=$(sed -n 's/.*subsample bias \([-+0-9.]*%\).*/\1/p' "$out")
   total=$(sed -n 's/^# traced duration: .*fitted [0-9]* usec (\([-+0-9.]*%\)).*/\1/p' "$out")
   awk -v n="$n" -v w="$(awk "BEGIN{print $e - $s}")" -v c="$cpu" -v one="$one" \

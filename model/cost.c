@@ -1356,11 +1356,25 @@ void cost_set_lazy_tlb(cost_model *m, bool on)
     precompute(m);
 }
 
-uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
+uint64_t cost_refill_growth(const cost_model *m, exit_type t, uint64_t n,
+                            uint64_t add)
 {
-    if (!cost_guest_from_trace(m, r))
-        return cyc(dbl(r->flags & TRF_GUEST_INSNS ? r->guest : draw_guest(m)) *
-                   m->k_guest_cpi);
+    uint64_t run, r0, r1, lines, dtlb;
+    run_interval(m, t, n, &run, &r0, &lines, &dtlb);
+    run_interval(m, t, n + add, &run, &r1, &lines, &dtlb);
+    return r1 > r0 ? r1 - r0 : 0;
+}
+
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r, uint64_t *insns)
+{
+    uint64_t dummy;
+    if (!insns)
+        insns = &dummy;
+    if (!cost_guest_from_trace(m, r)) {
+        *insns = r->flags & TRF_GUEST_INSNS ? r->guest : draw_guest(m);
+        return cyc(dbl(*insns) * m->k_guest_cpi);
+    }
+    *insns = 0;
     /* the measured interval less what belongs to the entry: stub, tail and
      * the refills, which grow with the run (guest lines, shadow D-TLB):
      * the run n whose modelled interval is the measured one, found by
@@ -1386,6 +1400,7 @@ uint64_t cost_guest_run(cost_model *m, const trace_rec *r)
         else
             hi = n - 1;
     }
+    *insns = lo;
     return cyc(dbl(lo) * m->k_guest_cpi);
 }
 

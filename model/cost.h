@@ -166,8 +166,15 @@ int cost_feature_guest_side(cost_feature j);
  * run after r's entry as cost_exit would draw or take them, without the
  * entry's own stages (stub, tail, refill) - a removed exit's run continues
  * in the guest; and the guest run after the last exit growing by `cycles`
- * (clock, D-cache decay, host arrivals in guest time skipped). */
-uint64_t cost_guest_run(cost_model *m, const trace_rec *r);
+ * (clock, D-cache decay, host arrivals in guest time skipped). insns (may
+ * be NULL) gets the run's instructions. */
+uint64_t cost_guest_run(cost_model *m, const trace_rec *r, uint64_t *insns);
+/* The entry's refills (guest I-cache lines after the iccci, shadow D-TLB
+ * entries; cost_exit's grefill stage) of a run of n + add instructions
+ * after an exit of type t, less those of a run of n: what a run that grows
+ * by `add` instructions (a removed exit's) refills more. */
+uint64_t cost_refill_growth(const cost_model *m, exit_type t, uint64_t n,
+                            uint64_t add);
 /* The kernel's iccci on every guest entry (KVM/440 2.6.26-3.10: on); off
  * is the what-if no-iccci: handler and guest code lines then survive the
  * exit like its data lines (docs/whatif.md). Recomputes the fixed costs. */

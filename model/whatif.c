@@ -167,6 +167,11 @@ typedef struct side {
      * that a removed exit's run can still be added to its guest ticks */
     trace_rec held[64];
     size_t n_held;
+    /* the guest run after the last exit: its type and instructions (known
+     * unless the model drew them), for the refills a longer run needs */
+    exit_type run_type;
+    uint64_t run_insns;
+    bool run_known;
 } side;
 
 struct whatif_env {
@@ -236,9 +241,25 @@ static void side_account(side *sd, const trace_rec *r, uint64_t h,
     sd->exits++;
 }
 
+/* The run after an exit the prediction keeps, in instructions. */
+static void note_run(whatif_env *env, side *sd, const trace_rec *r,
+                     bool inserted)
+{
+    if (sd != &env->pred)
+        return;
+    sd->run_type = (exit_type)r->type;
+    sd->run_insns = 0;
+    /* (a drawn run is not known: drawing it here would shift the draws) */
+    sd->run_known = inserted || (r->flags & TRF_GUEST_INSNS) ||
+                    cost_guest_from_trace(sd->m, r);
+    if (!inserted && sd->run_known)
+        cost_guest_run(sd->m, r, &sd->run_insns);
+}
+
 /* An exit costed by the side's replay hook (as `sim replay --model`). */
 static void side_hook_exit(whatif_env *env, side *sd, trace_rec r)
 {
+    note_run(env, sd, &r, false);
     uint32_t h = 0, g = 0;
     sim_err e = sd->hook.cost(sd->hook.ctx, &r, &h, &g);
     if (e != SIM_OK && env->err == SIM_OK)
@@ -270,6 +291,7 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec)
     r.flags = (uint8_t)((r.flags & ~TRF_HANDLER_KNOWN) | TRF_GUEST_KNOWN);
     side_account(sd, &r, h, g);
     side_write(env, sd, &r);
+    note_run(env, sd, &r, true); /* no run of its own */
     env->res->inserted++;
 }
 
@@ -373,7 +395,18 @@ void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
                         .addr = 0xfffff000u};
         whatif_env_insert(env, &pv);
     }
-    pred_extend(env, cost_guest_run(env->pred.m, rec) + guest_extra);
+    /* the run before goes on: the removed exit's run and the patched code,
+     * and the refills of the longer run (more guest lines after the
+     * iccci, more shadow D-TLB entries) than the run before needed */
+    side *sd = &env->pred;
+    uint64_t n = 0;
+    uint64_t cycles = cost_guest_run(sd->m, rec, &n) + guest_extra;
+    double cpi = P(cost_params(sd->m), guest_cpi);
+    n += cpi > 0 ? (uint64_t)((double)guest_extra / cpi + 0.5) : 0;
+    if (sd->run_known)
+        cycles += cost_refill_growth(sd->m, sd->run_type, sd->run_insns, n);
+    sd->run_insns += n;
+    pred_extend(env, cycles);
 }
 
 static bool is_virt_miss(exit_type t)

@@ -634,6 +634,27 @@ static void test_recorder_gives_the_run_before_the_exit(void)
     cost_free(m);
 }
 
+/* A run that grows (a removed exit's run added to it, sim whatif) needs
+ * the refills of the longer run: one more guest I-cache line per 8
+ * instructions up to guest_code_lines, one more shadow D-TLB entry per 16
+ * up to dtlb_shadow. */
+static void test_refill_growth_of_a_longer_run(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, icache_miss_cycles) = 50;
+    P(&p, shadow_refill_cycles) = 3;
+    P(&p, guest_code_lines) = 4;
+    cost_model *m = mk(&p);
+    exit_type t = EXIT_EMUL_TLBWE;
+    /* 8 -> 24 instructions: two lines (50 each), one D-TLB entry (3) */
+    CU_ASSERT_EQUAL(cost_refill_growth(m, t, 8, 16), 103);
+    /* 32 -> 64: the lines are capped at 4, two more D-TLB entries */
+    CU_ASSERT_EQUAL(cost_refill_growth(m, t, 32, 32), 2 * 3);
+    CU_ASSERT_EQUAL(cost_refill_growth(m, t, 40, 0), 0);
+    cost_free(m);
+}
+
 /* A signal arriving in an idle wait makes the exit a SIGNAL (TRF_IDLE):
  * it is priced with the wait until the guest's tick, as EMUL_WAIT is. */
 static void test_signal_that_ended_a_wait_idles_too(void)
@@ -953,6 +974,7 @@ static CU_TestInfo tests[] = {
      test_emul_wait_idles_until_guest_tick},
     {"the recorder gives the run before the exit",
      test_recorder_gives_the_run_before_the_exit},
+    {"refill growth of a longer run", test_refill_growth_of_a_longer_run},
     {"a SIGNAL that ended a wait idles too",
      test_signal_that_ended_a_wait_idles_too},
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},
