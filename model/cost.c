@@ -129,6 +129,7 @@ struct cost_model {
     unsigned arr_n;
     double arr_first[ARR_BATCH];
     double irq_mean; /* cycles between device interrupts */
+    double stall_rate; /* host stalls per cycle of handler time */
     uint64_t guest_tick_period;
     /* Off-CPU time of the vcpu thread served in the exit in progress (a
      * preemption, woken work at its scheduling point), and the woken work
@@ -541,6 +542,7 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->exit_seed = seed * 0xbf58476d1ce4e5b9ULL + 0x94d049bb133111ebULL;
     double irq_hz = P(p, host_irq_hz) * P(p, host_irq_exit_share);
     m->irq_mean = irq_hz > 0 ? hz / irq_hz : 0;
+    m->stall_rate = P(p, stall_hz) / (double)m->core_hz;
     m->guest_tick_period = cyc(hz / P(p, guest_hz));
     m->cur_sched = false;
     m->served = m->pend_work = 0;
@@ -758,10 +760,9 @@ static void host_stall(cost_model *m, uint64_t h)
     uint64_t z = mix64(m->exit_seed ^ 0x2545f4914f6cdd1dULL ^
                        (m->exit_index * 0x9e3779b97f4a7c15ULL));
     double u = (double)(z >> 11) * 0x1p-53;
-    double rate = P(p, stall_hz) / (double)m->core_hz; /* per cycle */
     /* 1 - e^-w < w: u >= w decides nearly every exit without expm1 (a
      * faithful expm1 of -w is at most w too, so the verdict is the same) */
-    double w = rate * dbl(h);
+    double w = m->stall_rate * dbl(h);
     if (u >= w || u >= -expm1(-w))
         return;
     double x = ((double)(mix64(z) >> 11) + 0.5) * 0x1p-53;
