@@ -2,6 +2,7 @@
 #include "cli_progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,14 @@ void cli_progress_init(cli_progress *p, const char *what, const char *unit)
     p->enabled = isatty(STDERR_FILENO);
     p->start = p->last = now_s();
     p->shown = false;
+    p->every = 0.25;
+    const char *e = getenv("SIM_PROGRESS_SECONDS");
+    if (e && *e) {
+        char *end;
+        double v = strtod(e, &end);
+        if (*end == '\0' && v >= 0 && v <= 3600) /* else the default */
+            p->every = v;
+    }
 }
 
 void cli_progress_update(void *vp, uint64_t done, uint64_t total)
@@ -27,7 +36,7 @@ void cli_progress_update(void *vp, uint64_t done, uint64_t total)
     if (!p->enabled)
         return;
     double t = now_s();
-    if (t - p->last < 0.25)
+    if (t - p->last < p->every)
         return;
     p->last = t;
     double rate = (double)done / (t - p->start);

@@ -44,7 +44,9 @@ static void usage(FILE *f)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n"
                "exit codes: 0 success, 1 a check failed, 2 bad usage or bad input,\n"
-               "130 interrupted (Ctrl-C).\n");
+               "130 interrupted (Ctrl-C).\n"
+               "Long runs draw a progress line on stderr when it is a terminal,\n"
+               "every 0.25 s (SIM_PROGRESS_SECONDS=S sets another interval).\n");
 }
 
 /* The command being run ("trace dump"), for the prefix of its errors. */
