@@ -682,16 +682,6 @@ static uint64_t hostirq_common(cost_model *m)
     return c;
 }
 
-/* Another task ran on the CPU: it refilled the UTLB, and the caches are
- * lost. */
-static void other_task_pages_served(cost_model *m)
-{
-    uint64_t c = other_task_pages(m, (unsigned)P(&m->p, qemu_host_pages));
-    add_current(m, CSTAGE_preempt, c);
-    m->served += c;
-    m->thrash = true;
-}
-
 /* A device interrupt's woken work c (a task the interrupt woke: softirq
  * thread, QEMU's I/O thread) for the vcpu thread's CPU: run now if the
  * exit in progress has a scheduling point, else left pending for the next
@@ -716,6 +706,20 @@ static void serve_pending(cost_model *m)
     m->pend_work = 0;
 }
 
+/* The vcpu thread off the CPU for us microseconds (a preemption, a long
+ * stall), served in the exit in progress; the other task refilled the UTLB
+ * and the caches are lost. */
+static void off_cpu_usec(cost_model *m, double us)
+{
+    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    c = other_task_pages(m, (unsigned)P(&m->p, qemu_host_pages));
+    add_current(m, CSTAGE_preempt, c);
+    m->served += c;
+    m->thrash = true;
+}
+
 /* Every host tick takes the same two draws whether it preempts or not: a
  * fixed uniform per tick decides (u < preempt_prob, monotone in it) and the
  * length is the Pareto inverse CDF of the other (common random numbers). */
@@ -732,10 +736,7 @@ static void preemption(cost_model *m, gsl_rng *r)
         us = P(p, preempt_max_usec);
     /* taken where the tick lands, whatever the exit (docs/cost-model.md,
      * "Host work"); it does not widen the exit's arrival window */
-    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
-    add_current(m, CSTAGE_preempt, c);
-    m->served += c;
-    other_task_pages_served(m);
+    off_cpu_usec(m, us);
 }
 
 static uint64_t mix64(uint64_t z) /* splitmix64's finaliser */
@@ -769,10 +770,7 @@ static void host_stall(cost_model *m, uint64_t h)
     double us = P(p, stall_usec) * pow(x, -1.0 / P(p, stall_alpha));
     if (us > 1e7)
         us = 1e7;
-    uint64_t c = cyc(us * (double)m->core_hz / 1e6);
-    add_current(m, CSTAGE_preempt, c);
-    m->served += c;
-    other_task_pages_served(m);
+    off_cpu_usec(m, us);
 }
 
 /* A host tick: its interrupt work is done where it arrives (returned),
