@@ -53,6 +53,24 @@ static int add_sets(const vcase *c, const char **argv, int n, char *buf,
     return n;
 }
 
+/* The arguments every `sim record` of a case ends with, from argv[n]:
+ * the host-noise seed (seed_set, "seed=N"), the case's `set`, the Linux
+ * image's directory, no console, -o trace; NULL-terminated. */
+static void record_tail(const vcase *c, const char **argv, int n,
+                        const char *seed_set, char *sets, size_t len,
+                        const char *trace)
+{
+    argv[n++] = "--set";
+    argv[n++] = seed_set;
+    n = add_sets(c, argv, n, sets, len);
+    argv[n++] = "--linux-dir";
+    argv[n++] = workloads_linux_dir();
+    argv[n++] = "--no-console";
+    argv[n++] = "-o";
+    argv[n++] = trace;
+    argv[n] = NULL;
+}
+
 static sim_err step(vcase *c, const char *what, const char *const *argv,
                     int *code)
 {
@@ -121,15 +139,7 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
-        argv[n++] = "--set";
-        argv[n++] = seed_set;
-        n = add_sets(c, argv, n, sets, sizeof sets);
-        argv[n++] = "--linux-dir";
-        argv[n++] = workloads_linux_dir();
-        argv[n++] = "--no-console";
-        argv[n++] = "-o";
-        argv[n++] = trace;
-        argv[n] = NULL;
+        record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
         if (notes)
             note(c, notes, "baseline: sim record %s", a);
         return step(c, "sim record (baseline)", argv, NULL);
@@ -263,15 +273,7 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     snprintf(buf, sizeof buf, "%s", a);
     const char *argv[MAX_ARGS + 10 + 2 * MAX_SET] = {"record"};
     int n = 1 + split(buf, argv + 1, MAX_ARGS);
-    argv[n++] = "--set";
-    argv[n++] = seed_set;
-    n = add_sets(c, argv, n, sets, sizeof sets);
-    argv[n++] = "--linux-dir";
-    argv[n++] = workloads_linux_dir();
-    argv[n++] = "--no-console";
-    argv[n++] = "-o";
-    argv[n++] = trace;
-    argv[n] = NULL;
+    record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
     sim_err e = step(c, "sim record (measured)", argv, NULL);
     if (e != SIM_OK)
         return e;
