@@ -12,6 +12,10 @@ sim_cli_test(replay_measured_by_default 0 "~ticks synth \\(drawn from profile\\)
   replay @synth500.bin)
 sim_cli_test(replay_compare 0 replay_compare_synth500.txt
   replay @synth500.bin --compare --fold-emul --format perf)
+# The host-rate line states the in-exit device-interrupt rate the model
+# uses: host_irq_hz times host_irq_exit_share when that is not 1.
+sim_cli_test(replay_host_rate_with_exit_share 0 "~111 device interrupts/s serviced inside exits \\(host_tick_hz, host_irq_hz 222 x host_irq_exit_share 0\\.5\\)"
+  replay @synth500.bin --model --set host_irq_exit_share=0.5)
 sim_cli_test(replay_compare_needs_ticks 2 "~cost_mix.bin: record .*no measured"
   replay @cost_mix.bin --compare)
 sim_cli_test(replay_set_changes_prediction 0 "~EMULINST +26 +2[0-9] "

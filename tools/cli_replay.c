@@ -301,12 +301,20 @@ int cli_replay(int argc, char **argv)
                      "signal_hz)\n",
                      P(&prm, host_tick_hz), P(&prm, host_irq_hz),
                      P(&prm, signal_hz));
-        else
+        else if (P(&prm, host_irq_exit_share) == 1)
             snprintf(gline + n, sizeof gline - n,
                      "# host rates: %g decrementer interrupts/s, %g device "
                      "interrupts/s serviced inside exits (host_tick_hz, "
                      "host_irq_hz)\n",
                      P(&prm, host_tick_hz), P(&prm, host_irq_hz));
+        else /* the rate the model uses inside exits (docs/cost-model.md) */
+            snprintf(gline + n, sizeof gline - n,
+                     "# host rates: %g decrementer interrupts/s, %g device "
+                     "interrupts/s serviced inside exits (host_tick_hz, "
+                     "host_irq_hz %g x host_irq_exit_share %g)\n",
+                     P(&prm, host_tick_hz),
+                     P(&prm, host_irq_hz) * P(&prm, host_irq_exit_share),
+                     P(&prm, host_irq_hz), P(&prm, host_irq_exit_share));
     }
     /* the file's base name: outputs must not depend on where a trace lives */
     const char *slash = strrchr(path, '/');
