@@ -1054,14 +1054,18 @@ static unsigned long exit_seed_of(const cost_model *m, uint64_t index)
     return (unsigned long)(m->exit_seed ^ (index * 0x9e3779b97f4a7c15ULL));
 }
 
-/* Host ticks/interrupts arriving while the handler runs are serviced in it
- * (local_irq_enable inside the exit); each one lengthens the window.
- * Arrivals while the guest runs are the trace's own DEC/EXTINT exits.
+/* Host ticks/interrupts arriving while the handler runs have their handlers
+ * run in it (local_irq_enable inside the exit), which lengthens the window
+ * by the handler only; a tick's preemption is served where it lands, a
+ * device interrupt's woken work at the next scheduling point
+ * (docs/cost-model.md, "Host work"). Arrivals while the guest runs are the
+ * trace's own DEC/EXTINT exits.
  *
  * Each exit draws its arrivals from its own generator, seeded by the seed
  * and the exit's index: a tick at a uniform phase of host_tick_hz's period,
- * device interrupts at exponential gaps of mean 1/host_irq_hz, the work and
- * preemption of each from the same stream. Exits are far shorter than
+ * device interrupts at exponential gaps of mean 1 / (host_irq_hz x
+ * host_irq_exit_share), the work and preemption of each from the same
+ * stream. Exits are far shorter than
  * either gap, so this is the arrival process seen from inside one exit; and
  * a change of one exit's length changes that exit's arrivals only, not
  * every later one as a shared clock would (common random numbers: the
