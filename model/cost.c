@@ -367,7 +367,10 @@ static void precompute(cost_model *m)
                                     P(p, tlb_scan_cycles));
         f[CSTAGE_stub] = cyc(cpi * P(p, stub_insns)) +
                          cyc(P(p, stub_code_lines) * missd);
-        f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns));
+        /* the tail runs right after the iccci: every line of it is cold
+         * (without the iccci it is the code the last entry fetched) */
+        f[CSTAGE_tail] = cyc(cpi * P(p, entry_tail_insns)) +
+                         (m->iccci ? cyc(P(p, tail_code_lines) * missd) : 0);
         m->fixed_handler[t] = m->fixed_guest[t] = 0;
         for (int s = 0; s < CSTAGE__COUNT; s++) {
             if (stage_guest[s])

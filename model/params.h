@@ -100,8 +100,14 @@
     X(common_code_lines, PK_INT, "lines", 80, 0, 1024, SRC_ASSUME,             \
       "I-cache lines of the common path (asm + C dispatch), refilled on "      \
       "every exit after the last entry's iccci")                               \
-    X(stub_code_lines, PK_INT, "lines", 4, 0, 1024, SRC_ASSUME,                \
-      "I-cache lines of the vector stub + pre-timebase save (TIMEINGUEST)")    \
+    X(stub_code_lines, PK_INT, "lines", 5, 0, 1024, SRC_REF2,                  \
+      "I-cache lines of the vector stub + pre-timebase save (TIMEINGUEST): "   \
+      "the vector's line and one per 8 of stub_insns, all cold (the last "     \
+      "entry's iccci emptied the cache, the guest run brings none)")           \
+    X(tail_code_lines, PK_INT, "lines", 3, 0, 1024, SRC_REF2,                  \
+      "I-cache lines of the entry tail after the timebase read "               \
+      "(TIMEINGUEST): one per 8 of entry_tail_insns, fetched right after "     \
+      "the iccci (none without it)")                                           \
     X(emul_code_lines, PK_INT, "lines", 40, 0, 1024, SRC_ASSUME,               \
       "I-cache lines of kvmppc_emulate_instruction and its switch")            \
     X(tlbmiss_code_lines, PK_INT, "lines", 20, 0, 1024, SRC_ASSUME,            \
@@ -271,7 +277,8 @@
     X(cpi) X(stub_insns) X(exit_asm_insns) X(lastinst_insns) X(dispatch_insns) \
     X(timing_divides) X(do_div_cycles) X(resume_insns) X(iccci_cycles)         \
     X(entry_tail_insns) X(icache_miss_cycles) X(common_code_lines)             \
-    X(stub_code_lines) X(emul_code_lines) X(tlbmiss_code_lines)                \
+    X(stub_code_lines) X(tail_code_lines) X(emul_code_lines)                   \
+    X(tlbmiss_code_lines)                                                      \
     X(map_code_lines) X(reflect_code_lines) X(heavy_code_lines)                \
     X(hostirq_code_lines) X(host_tlb_miss_cycles) X(decode_insns)              \
     X(emul_msr_insns) X(emul_mtmsr_insns) X(emul_spr_gen_insns)                \

@@ -105,6 +105,7 @@ static void test_guest_side_stages_go_to_timeinguest(void)
     P(&p, stub_insns) = 32;
     P(&p, entry_tail_insns) = 22;
     P(&p, stub_code_lines) = 4;
+    P(&p, tail_code_lines) = 3;
     P(&p, icache_miss_cycles) = 10;
     P(&p, guest_code_lines) = 8;
     P(&p, shadow_refill_cycles) = 3;
@@ -112,12 +113,19 @@ static void test_guest_side_stages_go_to_timeinguest(void)
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
     uint64_t h, g;
     cost_exit(m, &r, 1000, &h, &g);
-    /* 32 + 4*10 stub, 22 tail, 1000 guest, 8 lines*10 + (1+8)*3 refill */
-    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 1000 + 80 + 27);
+    /* 32 + 4*10 stub, 22 + 3*10 tail (cold after the iccci), 1000 guest,
+     * 8 lines*10 + (1+8)*3 refill */
+    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 30 + 1000 + 80 + 27);
     CU_ASSERT_EQUAL(h, 4 * 10 * 0); /* no handler stage switched on */
     /* a short guest run refetches fewer lines: 16 insns -> 2 lines */
     cost_exit(m, &r, 16, &h, &g);
-    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 16 + 20 + 2 * 3);
+    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 30 + 16 + 20 + 2 * 3);
+    /* without the iccci the tail's lines are the ones the last entry
+     * fetched: only its instructions remain (and the guest refills only
+     * the lines the handler displaced: none here) */
+    cost_set_iccci(m, false);
+    cost_exit(m, &r, 16, &h, &g);
+    CU_ASSERT_EQUAL(g, 32 + 40 + 22 + 16 + 2 * 3);
     cost_free(m);
 }
 
