@@ -652,6 +652,9 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
             platform_counts pc;
             platform_last_counts(&pc);
             res->base_exits = rr.exits;
+            /* the platform makes its own time-driven exits (SIGNAL among
+             * them) and drops the trace's: count the baseline's alike */
+            res->timed_trace = pc.dec + pc.extint + pc.signal;
             e = platform_replay(tmp, m1, &ro, pred, &rr);
             res->pred_exits = rr.exits;
             platform_last_counts(&pc);

@@ -99,3 +99,11 @@ sim_cli_test(validate_bad_transform 2 "~badxf.case:5: whatif: tlb-slots=-5: expe
   validate badxf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
   table show @table_truncated.txt)
+# --plot DIR that is a file: refused before any case runs
+sim_cli_test(validate_plot_not_a_dir 2 "~--plot .*: not a directory"
+  validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot @cost_mix.bin)
+# a known option without its value is not an "unknown option"
+sim_cli_test(whatif_option_needs_value 2 "~option '--set' needs a value"
+  whatif @cost_mix.bin --transform pv --set)
+sim_cli_test(validate_option_needs_value 2 "~option '--cases' needs a value"
+  validate --cases)

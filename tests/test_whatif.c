@@ -210,6 +210,34 @@ static void test_identity_with_a_timed_exit_first(void)
     }
 }
 
+/* On the SystemC platform the time-driven exits are the platform's own,
+ * at the parameters' rates, the trace's dropped: the "in the baseline"
+ * count is the platform's too (it was the trace's DEC+EXTINT, set against
+ * the platform's DEC+EXTINT+SIGNAL). pv_trace has no time-driven exit;
+ * host ticks and signals at 10 kHz give the platform some. */
+static void test_systemc_counts_its_own_timed_exits(void)
+{
+    if (!platform_available())
+        return;
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_host_tick_hz, 10000, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_signal_hz, 10000, "t"), SIM_OK);
+    pack(pv_trace);
+    whatif_chain *c;
+    CU_ASSERT_EQUAL_FATAL(whatif_chain_parse(&c, "no-iccci"), SIM_OK);
+    whatif_opts o = {.unit = STATS_TICKS, .tmp_dir = test_tmp_dir(),
+                     .systemc = true};
+    CU_ASSERT_EQUAL(whatif_run(g_path, c, &p, &o, &g_base, &g_pred, &g_res),
+                    SIM_OK);
+    whatif_chain_free(c);
+    uint64_t plat = cnt(&g_base, EXIT_DEC) + cnt(&g_base, EXIT_EXTINT) +
+                    cnt(&g_base, EXIT_SIGNAL);
+    CU_ASSERT(plat > 0);
+    /* the last exit is never charged: within one of the table's rows */
+    CU_ASSERT(g_res.timed_trace >= plat && g_res.timed_trace <= plat + 1);
+}
+
 /* DTLBVIRT misses on 70 pages of one 16 MB guest entry, twice over: with 63
  * round-robin slots the second pass misses again, with 120 it finds every
  * page still resident. */
@@ -564,6 +592,8 @@ static CU_TestInfo tests[] = {
     {"compose: deterministic, order-free", test_compose_deterministic_and_order_free},
     {"bad specs refused", test_bad_specs_refused},
     {"chain name has options", test_chain_name_has_options},
+    {"systemc counts its own timed exits",
+     test_systemc_counts_its_own_timed_exits},
     {"direct path and SystemC platform agree", test_direct_and_systemc_agree},
     CU_TEST_INFO_NULL,
 };

@@ -377,10 +377,17 @@ int cli_validate(int argc, char **argv)
         case 'L': workloads_set_linux_dir(optarg); break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("validate", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("validate", "h", opts, argv);
         }
     }
+    struct stat pst;
+    if (plot && !list && mkdir(plot, 0755) != 0 && errno != EEXIST)
+        return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: %s",
+                                   plot, strerror(errno)));
+    /* before the cases run (minutes), not after the first one */
+    if (plot && !list && (stat(plot, &pst) != 0 || !S_ISDIR(pst.st_mode)))
+        return cli_usage_error("validate", "--plot %s: not a directory",
+                               plot);
     char **names = NULL;
     int n;
     bool all = optind >= argc;
@@ -410,9 +417,6 @@ int cli_validate(int argc, char **argv)
         free(names);
         return 0;
     }
-    if (plot && mkdir(plot, 0755) != 0 && errno != EEXIST)
-        return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: %s",
-                                   plot, strerror(errno)));
     int rc = 0;
     json_t *jcases = json_array();
     for (int i = 0; i < n; i++) {

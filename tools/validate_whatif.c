@@ -561,11 +561,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         }
         if (e == SIM_OK && c->out && k == 0) {
             fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
-                            "inserted, %llu VIRT misses re-derived away)\n  ",
+                            "of them VIRT misses re-derived away; %llu "
+                            "inserted)\n  ",
                     n_runs > 1 ? " (the first seed's run)" : "",
                     spec, (unsigned long long)res.removed,
-                    (unsigned long long)res.inserted,
-                    (unsigned long long)res.misses_rederived);
+                    (unsigned long long)res.misses_rederived,
+                    (unsigned long long)res.inserted);
             whatif_chain_report(chain, c->out);
         }
         whatif_chain_free(chain);
