@@ -37,6 +37,8 @@
 #define SKIP_BYTES   32
 #define WINDOW_BYTES 64
 #define WINDOW_MAX   8192
+#define GAP_MID_MAX  64      /* exits of a gap kept for the window */
+#define LINE_REC_MAX 65536   /* per-line exits captured, at most */
 
 #define SPR_SRR0  26
 #define SPR_SRR1  27
@@ -69,24 +71,45 @@ typedef struct pv {
     uint64_t used_bytes, unpatched_sites;
     char *sites_file;  /* sites=FILE: the kernel text's template sites */
     bool console;      /* console=1: the "No more space" lines printed */
-    /* the trace's UART traffic (prescan): MMIO exits in the busiest MMIO
-     * page, those at its offset 0 (the data register: one per byte), and
-     * the first few of its records to replay for the printed lines */
+    /* the trace's UART traffic (first pass): MMIO exits by page, and in
+     * each page the addresses stored to and read, and how often */
     struct mmio_page {
         uint32_t page;
         uint64_t exits;
-        uint32_t st_addr[8];  /* addresses stored to, and how often */
-        uint64_t st_count[8];
+        uint32_t st_addr[8], ld_addr[8];
+        uint64_t st_count[8], ld_count[8];
     } mmio[8];
-    uint64_t flood_bytes, flood_exits, flood_patched;
+    uint64_t flood_bytes, flood_exits, flood_patched, flood_line_exits;
     /* the lines, in the order kvm_alloc prints them: the unplaced site's
      * address (where the scan is) and the line's length in bytes */
     uint32_t *line_pc, *line_len;
     size_t n_lines;
-    /* second pass: the exits of the trace while its console wrote
-     * WINDOW_BYTES bytes (after SKIP_BYTES), the printing's own exit mix */
+    /* the console (busiest MMIO page): its data register (stored to most)
+     * and status register (read most; has_status) */
     unsigned pass;
-    uint32_t data_reg;
+    uint32_t con_page, data_reg, status_reg;
+    bool has_status;
+    /* passes 1 and 2 follow the console's lines: the exits since its last
+     * access (time-driven ones aside), and whether one is an emulated
+     * instruction (then the next access starts a line) */
+    uint64_t gap_n;
+    bool gap_emul, con_seen;
+    /* pass 1: each line's gap (exits before it); gap_limit, their median */
+    uint32_t *gaps;
+    size_t n_gaps, cap_gaps;
+    uint64_t gap_limit;
+    /* pass 2: the gap in progress (up to gap_buf_max), the per-line exits
+     * of the lines whose gap is at most the median (line_rec, each line's
+     * from line_at[k]), and the per-byte window: what the console did
+     * while it wrote WINDOW_BYTES bytes after SKIP_BYTES, the gaps
+     * between lines left out */
+    trace_rec *gap_buf;
+    size_t n_gap_buf, cap_gap_buf, gap_buf_max;
+    trace_rec *line_rec;
+    size_t n_line_rec, cap_line_rec;
+    size_t *line_at;
+    size_t n_line_at, cap_line_at;
+    bool line_captured;
     uint64_t stores_seen;
     trace_rec *window;
     size_t n_window, cap_window;
@@ -126,6 +149,10 @@ static void pv_free(void *state)
         free(s->sites);
         free(s->sites_file);
         free(s->window);
+        free(s->gaps);
+        free(s->gap_buf);
+        free(s->line_rec);
+        free(s->line_at);
         free(s->line_pc);
         free(s->line_len);
     }
@@ -342,8 +369,19 @@ static bool is_store(uint32_t inst)
                         xo == 407 || xo == 439 || xo == 662 || xo == 918);
 }
 
+/* One address of an MMIO page counted (the first 8 seen). */
+static void count_addr(uint32_t *addr, uint64_t *count, uint32_t a)
+{
+    for (unsigned k = 0; k < 8; k++)
+        if (!count[k] || addr[k] == a) {
+            addr[k] = a;
+            count[k]++;
+            return;
+        }
+}
+
 /* MMIO exits by page (the first 8 pages seen; a console is among them),
- * with the addresses stored to in each. */
+ * with the addresses stored to and read in each. */
 static void count_mmio(pv *s, const trace_rec *r)
 {
     uint32_t page = r->addr & ~0xfffu;
@@ -354,16 +392,12 @@ static void count_mmio(pv *s, const trace_rec *r)
         m->page = page;
         m->exits++;
         if (is_store(r->inst))
-            for (unsigned k = 0; k < 8; k++)
-                if (!m->st_count[k] || m->st_addr[k] == r->addr) {
-                    m->st_addr[k] = r->addr;
-                    m->st_count[k]++;
-                    break;
-                }
+            count_addr(m->st_addr, m->st_count, r->addr);
+        else
+            count_addr(m->ld_addr, m->ld_count, r->addr);
         return;
     }
 }
-
 
 static bool site_patched(const pv *s, uint32_t pc);
 
@@ -384,34 +418,124 @@ static enum kind patched_at(const pv *s, const trace_rec *r, uint32_t scan)
     return k;
 }
 
-static void capture(pv *s, const trace_rec *r)
+/* Appends n records to a growable array (false: out of memory). */
+static bool push_recs(trace_rec **a, size_t *n, size_t *cap,
+                      const trace_rec *r, size_t k)
 {
-    if (s->window_bytes >= WINDOW_BYTES)
-        return;
-    bool data = r->type == EXIT_MMIO && r->addr == s->data_reg &&
-                is_store(r->inst);
-    if (s->stores_seen >= SKIP_BYTES &&
-        !(exit_flags((exit_type)r->type) & EXF_TIMED) &&
-        s->n_window < WINDOW_MAX) {
-        if (s->n_window == s->cap_window) {
-            size_t cap = s->cap_window ? 2 * s->cap_window : 256;
-            trace_rec *w = realloc(s->window, cap * sizeof *w);
-            if (!w)
-                return;
-            s->window = w;
-            s->cap_window = cap;
-        }
-        s->window[s->n_window++] = *r;
+    if (!k)
+        return true;
+    if (*n + k > *cap) {
+        size_t c = *cap ? *cap : 256;
+        while (c < *n + k)
+            c *= 2;
+        trace_rec *g = realloc(*a, c * sizeof *g);
+        if (!g)
+            return false;
+        *a = g;
+        *cap = c;
     }
-    if (data && s->stores_seen++ >= SKIP_BYTES)
+    memcpy(*a + *n, r, k * sizeof *r);
+    *n += k;
+    return true;
+}
+
+static bool in_window(const pv *s)
+{
+    return s->stores_seen >= SKIP_BYTES && s->window_bytes < WINDOW_BYTES &&
+           s->n_window < WINDOW_MAX;
+}
+
+/* Passes 1 and 2: the console's output as lines. A console driver writes
+ * a line (one printk record) in one call, a loop of status polls and data
+ * stores with no privileged instruction in it; between two lines the
+ * kernel runs printk, the console lock and the interrupt save/restore
+ * around the driver call, emulated instructions on a 440 guest. So a
+ * console access after exits that include an emulated instruction starts
+ * a line, and the exits since the last access are its gap: the per-line
+ * work (and whatever else the kernel did in between). Exits between
+ * accesses without an emulated instruction (the loop's own TLB refills)
+ * belong to the bytes. */
+static void follow_console(pv *s, const trace_rec *r)
+{
+    if (exit_flags((exit_type)r->type) & EXF_TIMED)
+        return;
+    if (r->type != EXIT_MMIO || (r->addr & ~0xfffu) != s->con_page) {
+        s->gap_n++;
+        s->gap_emul |= kernel_emul(r);
+        if (s->pass == 2 && s->n_gap_buf < s->gap_buf_max &&
+            !push_recs(&s->gap_buf, &s->n_gap_buf, &s->cap_gap_buf, r, 1))
+            s->gap_buf_max = 0; /* out of memory: a shorter capture */
+        return;
+    }
+    /* the first access starts a line too, but what came before it was
+     * not printing: no gap */
+    bool first = !s->con_seen, line = first || s->gap_emul;
+    s->con_seen = true;
+    if (first)
+        s->line_captured = false;
+    else if (s->pass == 1 && line) {
+        if (s->n_gaps == s->cap_gaps) {
+            size_t cap = s->cap_gaps ? 2 * s->cap_gaps : 256;
+            uint32_t *g = realloc(s->gaps, cap * sizeof *g);
+            if (g) {
+                s->gaps = g;
+                s->cap_gaps = cap;
+            }
+        }
+        if (s->n_gaps < s->cap_gaps)
+            s->gaps[s->n_gaps++] =
+                (uint32_t)(s->gap_n < UINT32_MAX ? s->gap_n : UINT32_MAX);
+    } else if (s->pass == 2 && line) {
+        /* a line whose gap is at most the median: its gap is per-line */
+        s->line_captured = s->gap_n <= s->gap_limit &&
+                           s->n_line_rec + s->n_gap_buf <= LINE_REC_MAX;
+        if (s->line_captured && s->n_line_at == s->cap_line_at) {
+            size_t cap = s->cap_line_at ? 2 * s->cap_line_at : 64;
+            size_t *g = realloc(s->line_at, cap * sizeof *g);
+            if (g) {
+                s->line_at = g;
+                s->cap_line_at = cap;
+            }
+        }
+        s->line_captured = s->line_captured &&
+                           s->n_line_at < s->cap_line_at &&
+                           push_recs(&s->line_rec, &s->n_line_rec,
+                                     &s->cap_line_rec, s->gap_buf,
+                                     s->n_gap_buf);
+        if (s->line_captured)
+            s->line_at[s->n_line_at++] = s->n_line_rec - s->n_gap_buf;
+    } else if (s->pass == 2 && in_window(s) &&
+               !push_recs(&s->window, &s->n_window, &s->cap_window,
+                          s->gap_buf, s->n_gap_buf))
+        s->n_window = 0;
+    s->gap_n = 0;
+    s->gap_emul = false;
+    s->n_gap_buf = 0;
+    if (s->pass != 2)
+        return;
+    /* the access: a data store or status poll goes with the bytes; any
+     * other register of the console (an interrupt-enable saved and
+     * restored around the line) with the line */
+    bool data = r->addr == s->data_reg && is_store(r->inst);
+    bool per_byte = r->addr == s->data_reg ||
+                    (s->has_status && r->addr == s->status_reg);
+    if (!per_byte) {
+        if (s->line_captured &&
+            !push_recs(&s->line_rec, &s->n_line_rec, &s->cap_line_rec, r, 1))
+            s->line_captured = false;
+    } else if (in_window(s) &&
+               !push_recs(&s->window, &s->n_window, &s->cap_window, r, 1))
+        s->n_window = 0;
+    if (data && s->stores_seen++ >= SKIP_BYTES &&
+        s->window_bytes < WINDOW_BYTES)
         s->window_bytes++;
 }
 
 static void pv_prescan(void *state, const trace_rec *r)
 {
     pv *s = state;
-    if (s->pass == 1) {
-        capture(s, r);
+    if (s->pass > 0) {
+        follow_console(s, r);
         return;
     }
     if (s->console && r->type == EXIT_MMIO)
@@ -424,25 +548,41 @@ static void pv_prescan(void *state, const trace_rec *r)
         sim_clear_error(); /* a site short: reported by the counts */
 }
 
-/* The console: the busiest MMIO page (MMIO exits) and its data register,
- * the address stored to most in it (one store per byte). */
-static bool console_reg(const pv *s, uint32_t *reg)
+/* The console: the busiest MMIO page (MMIO exits), its data register
+ * (the address stored to most: one store per byte) and its status
+ * register (the address read most: the driver polls it before a byte). */
+static bool find_console(pv *s)
 {
     const struct mmio_page *u = &s->mmio[0];
     for (unsigned i = 1; i < 8; i++)
         if (s->mmio[i].exits > u->exits)
             u = &s->mmio[i];
-    uint64_t best = 0;
-    for (unsigned k = 0; k < 8; k++)
+    uint64_t best = 0, best_ld = 0;
+    for (unsigned k = 0; k < 8; k++) {
         if (u->st_count[k] > best) {
             best = u->st_count[k];
-            *reg = u->st_addr[k];
+            s->data_reg = u->st_addr[k];
         }
+        if (u->ld_count[k] > best_ld) {
+            best_ld = u->ld_count[k];
+            s->status_reg = u->ld_addr[k];
+        }
+    }
+    s->con_page = u->page;
+    s->has_status = best_ld > 0;
     return best > SKIP_BYTES;
 }
 
-/* After the first pass with console=1: the data register is known, a
- * second pass captures the exits around the console's output. */
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* After the first pass with console=1, two more: the lines' gaps, then
+ * the capture (per line: the gaps of the lines with a gap at most the
+ * median, the lines printed among other lines, their gap the printing
+ * path; per byte: the window). */
 static void allocate_templates(pv *s);
 
 static bool pv_prescan_end(void *state)
@@ -450,17 +590,31 @@ static bool pv_prescan_end(void *state)
     pv *s = state;
     if (s->pass == 0 && s->template_bytes && !s->sorted)
         allocate_templates(s);
-    if (!s->console || s->pass++ > 0)
+    if (!s->console)
         return false;
-    return console_reg(s, &s->data_reg);
+    s->pass++;
+    s->gap_n = 0;
+    s->gap_emul = s->con_seen = false;
+    if (s->pass == 1)
+        return find_console(s);
+    if (s->pass != 2)
+        return false;
+    if (s->n_gaps) {
+        qsort(s->gaps, s->n_gaps, sizeof *s->gaps, u32_cmp);
+        s->gap_limit = s->gaps[(s->n_gaps - 1) / 2];
+    }
+    s->gap_buf_max = s->gap_limit > GAP_MID_MAX ? s->gap_limit : GAP_MID_MAX;
+    return true;
 }
 
-/* The lines kvm_alloc prints for the sites it cannot place: "KVM: No more
- * space (%d + %d)\n", the area's index and the template's length. */
+/* The bytes the UART gets for a line kvm_alloc prints for a site it
+ * cannot place: "KVM: No more space (%d + %d)\n", the area's index and the
+ * template's length, and the '\r' a Linux serial console sends before
+ * each '\n' (uart_console_write, udbg_uart_putc). */
 static uint64_t line_bytes(uint64_t index, uint64_t len)
 {
     char b[96];
-    return (uint64_t)snprintf(b, sizeof b, "KVM: No more space (%llu + %llu)\n",
+    return (uint64_t)snprintf(b, sizeof b, "KVM: No more space (%llu + %llu)\r\n",
                               (unsigned long long)index,
                               (unsigned long long)len);
 }
@@ -526,35 +680,54 @@ static unsigned patched_run(enum kind k)
     }
 }
 
+/* One exit of the captured console output, while the scan is at `scan`:
+ * the printing code's instructions above it still trap, those below it
+ * run patched (their guest run and the patched code go to the guest, and
+ * they touch the magic page). */
+static void flood_exit(pv *s, whatif_env *env, const trace_rec *r,
+                       uint32_t scan, double cpi)
+{
+    enum kind k = patched_at(s, r, scan);
+    if (k == K_NONE) {
+        whatif_env_repeat(env, r);
+        s->flood_exits++;
+    } else {
+        whatif_env_run_on(env, r, (uint64_t)(patched_run(k) * cpi + 0.5),
+                          k != K_NOP);
+        s->flood_patched++;
+    }
+}
+
 /* console=1: the lines go out as the trace's console output did. Each
- * line takes the window's exits for its bytes (the exits the trace took
- * while its console wrote WINDOW_BYTES bytes: MMIO, the printing code's
- * TLB misses and emulated instructions; time-driven exits are the
- * engine's), in turn. The scan is at the line's unplaced site then, so
- * the printing code's instructions above it still trap, and those below
- * it run patched (their guest run and the patched code go to the guest,
- * and they touch the magic page). */
+ * line first takes one captured line's per-line exits (the gap before a
+ * line printed among other lines: printk, the console lock, interrupts
+ * saved and restored, the TLB refills of that code after the previous
+ * line's round trips; the captured lines in turn), then the window's
+ * exits for its bytes (the console's polls and stores and the refills
+ * within a line; time-driven exits are the engine's), in turn. */
 static void replay_flood(pv *s, whatif_env *env)
 {
-    double per_byte = (double)s->n_window / (double)s->window_bytes;
+    double per_byte = s->window_bytes
+                          ? (double)s->n_window / (double)s->window_bytes
+                          : 0;
     double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
     double due = 0;
     size_t w = 0;
     for (size_t i = 0; i < s->n_lines; i++) {
-        due += (double)s->line_len[i] * per_byte;
-        for (; due >= 0.5; due -= 1.0, w = (w + 1) % s->n_window) {
-            const trace_rec *r = &s->window[w];
-            enum kind k = patched_at(s, r, s->line_pc[i]);
-            if (k == K_NONE) {
-                whatif_env_repeat(env, r);
-                s->flood_exits++;
-            } else {
-                whatif_env_run_on(env, r,
-                                  (uint64_t)(patched_run(k) * cpi + 0.5),
-                                  k != K_NOP);
-                s->flood_patched++;
+        uint32_t scan = s->line_pc[i];
+        if (s->n_line_at) {
+            size_t k = i % s->n_line_at;
+            size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1]
+                                              : s->n_line_rec;
+            for (size_t j = s->line_at[k]; j < end; j++) {
+                flood_exit(s, env, &s->line_rec[j], scan, cpi);
+                s->flood_line_exits++;
             }
         }
+        due += (double)s->line_len[i] * per_byte;
+        for (; s->n_window && due >= 0.5;
+             due -= 1.0, w = (w + 1) % s->n_window)
+            flood_exit(s, env, &s->window[w], scan, cpi);
     }
 }
 
@@ -570,7 +743,7 @@ static void pv_begin(void *state, whatif_env *env)
                        .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
         whatif_env_insert(env, &r);
     }
-    if (s->console && s->n_lines && s->window_bytes && s->n_window)
+    if (s->console && s->n_lines && (s->n_window || s->n_line_at))
         replay_flood(s, env);
 }
 
@@ -669,7 +842,7 @@ static void pv_report(const void *state, FILE *f)
         fprintf(f, " (%llu of %llu template bytes used by %s, %llu sites "
                    "unpatched; %llu exits inserted and %llu patched "
                    "instructions run for %llu bytes of 'No more space' "
-                   "lines)",
+                   "lines",
                 (unsigned long long)s->used_bytes,
                 (unsigned long long)s->template_bytes,
                 s->sites_file ? "the kernel text's sites" : "the trace's sites",
@@ -677,6 +850,15 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->flood_exits,
                 (unsigned long long)s->flood_patched,
                 (unsigned long long)s->flood_bytes);
+    if (s->console)
+        fprintf(f, ": %llu of them per line, from %zu of the console's %zu "
+                   "lines (gap at most the median, %llu exits), %zu per-byte "
+                   "exits for %llu bytes",
+                (unsigned long long)s->flood_line_exits, s->n_line_at,
+                s->n_gaps, (unsigned long long)s->gap_limit, s->n_window,
+                (unsigned long long)s->window_bytes);
+    if (s->template_bytes)
+        fputc(')', f);
     fprintf(f, "; %llu emulation exits without an instruction word left "
                "as they are\n",
             (unsigned long long)s->no_inst);
