@@ -139,8 +139,10 @@ typedef struct whatif_result {
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
                                         TLB held (kept as workload-driven) */
-    uint64_t timed_trace, timed_pred; /* DEC+EXTINT (SIGNAL on the SystemC
-                                         platform): trace, predicted */
+    uint64_t timed_trace, timed_pred; /* DEC+EXTINT: the trace's, the
+                                         prediction's; on the SystemC
+                                         platform DEC+EXTINT+SIGNAL made by
+                                         the platform: baseline, predicted */
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p

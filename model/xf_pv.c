@@ -11,6 +11,8 @@
  * from a fixed area (kvm_tmp, 64 KiB in 6.1) in the order the kernel scans
  * its text (ascending address); a site that does not fit keeps trapping
  * ("KVM: No more space"). */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,9 +130,15 @@ typedef struct pv {
 static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
                        uint64_t hi, uint64_t *out)
 {
-    char *end;
-    unsigned long long x = v && *v && *v != '-' ? strtoull(v, &end, 0) : 0;
-    if (!v || !*v || *v == '-' || *end || x < lo || x > hi)
+    /* decimal, or hex after 0x; digits first (strtoull alone takes " 5",
+     * "+5", wraps "-1" and reads "010" as octal 8) */
+    char *end = NULL;
+    unsigned long long x = 0;
+    bool hex = v && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const char *d = v ? v + (hex ? 2 : 0) : NULL;
+    if (d && (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
+        x = strtoull(d, &end, hex ? 16 : 10);
+    if (!end || *end || x < lo || x > hi)
         return sim_fail(SIM_ERR_USAGE,
                         "whatif: pv:%s=%s: expected a whole number in "
                         "%llu..%llu", name, v ? v : "",
@@ -176,8 +184,8 @@ static sim_err read_sites(pv *s)
 {
     FILE *f = fopen(s->sites_file, "r");
     if (!f)
-        return sim_fail(SIM_ERR_IO, "whatif: pv:sites=%s: cannot open",
-                        s->sites_file);
+        return sim_fail(SIM_ERR_IO, "whatif: pv:sites=%s: cannot open: %s",
+                        s->sites_file, strerror(errno));
     char line[256];
     unsigned n = 0;
     sim_err e = SIM_OK;
@@ -185,9 +193,17 @@ static sim_err read_sites(pv *s)
         n++;
         char kind[32];
         unsigned long addr;
+        int used = 0;
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        if (sscanf(line, "%lx %31s", &addr, kind) != 2 || addr > UINT32_MAX) {
+        /* the whole line: an address, a kind, nothing after them */
+        if (!strchr(line, '\n') && !feof(f)) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: line longer than %zu bytes",
+                         s->sites_file, n, sizeof line - 2);
+            break;
+        }
+        if (sscanf(line, " %lx %31s %n", &addr, kind, &used) != 2 ||
+            line[used] || addr > UINT32_MAX || line[strspn(line, " \t")] == '-') {
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND'",
                          s->sites_file, n);
             break;
@@ -204,7 +220,16 @@ static sim_err read_sites(pv *s)
         else
             e = add_site(s, (uint32_t)addr, k);
     }
+    if (e == SIM_OK && ferror(f))
+        e = sim_fail(SIM_ERR_IO, "%s: read error", s->sites_file);
     fclose(f);
+    /* a kernel always has template sites: an empty list is a failed
+     * listing (pv-sites.sh on a stripped or wrong image), not "none" */
+    if (e == SIM_OK && s->n_sites == 0)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: no template sites (expected "
+                                     "'0xADDRESS KIND' lines, as "
+                                     "workloads/linux/pv-sites.sh lists them)",
+                     s->sites_file);
     return e;
 }
 
@@ -215,15 +240,37 @@ static sim_err pv_parse(void **state, const char *opts)
         return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
     s->hcalls = 1;
     sim_err e = SIM_OK;
-    char *copy = opts ? strdup(opts) : NULL, *save = NULL;
-    for (char *tok = copy ? strtok_r(copy, ":", &save) : NULL;
-         tok && e == SIM_OK; tok = strtok_r(NULL, ":", &save)) {
+    char *copy = opts ? strdup(opts) : NULL;
+    if (opts && !copy)
+        e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+    static const char *const names[] = {"template-bytes", "hcalls", "sprg7",
+                                        "sites", "console"};
+    bool seen[sizeof names / sizeof names[0]] = {0};
+    /* "pv:" and "a::b" are empty options, refused like any other mistake */
+    for (char *tok = copy, *next; tok && e == SIM_OK; tok = next) {
+        next = strchr(tok, ':');
+        if (next)
+            *next++ = '\0';
         char *eq = strchr(tok, '=');
         const char *v = eq ? eq + 1 : NULL;
         if (eq)
             *eq = '\0';
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (!strcmp(tok, names[i])) {
+                if (seen[i])
+                    e = sim_fail(SIM_ERR_USAGE, "whatif: pv:%s given twice",
+                                 tok);
+                seen[i] = true;
+            }
         uint64_t x = 0;
-        if (!strcmp(tok, "template-bytes")) {
+        if (e != SIM_OK)
+            break;
+        if (!*tok)
+            e = sim_fail(SIM_ERR_USAGE,
+                         "whatif: pv: an empty option in '%s' (valid: "
+                         "template-bytes=N, hcalls=N, sprg7=0|1, sites=FILE, "
+                         "console=0|1)", opts);
+        else if (!strcmp(tok, "template-bytes")) {
             e = opt_u64(tok, v, 4, 1ull << 30, &x);
             s->template_bytes = x;
         } else if (!strcmp(tok, "hcalls")) {
@@ -235,9 +282,13 @@ static sim_err pv_parse(void **state, const char *opts)
         } else if (!strcmp(tok, "console")) {
             e = opt_u64(tok, v, 0, 1, &x);
             s->console = x != 0;
-        } else if (!strcmp(tok, "sites") && v && *v) {
-            free(s->sites_file);
-            s->sites_file = strdup(v);
+        } else if (!strcmp(tok, "sites")) {
+            if (!v || !*v)
+                e = sim_fail(SIM_ERR_USAGE, "whatif: pv:sites=: expected "
+                                            "FILE, the kernel text's template "
+                                            "sites");
+            else if (!(s->sites_file = strdup(v)))
+                e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
         } else
             e = sim_fail(SIM_ERR_USAGE,
                          "whatif: unknown pv option '%s' (valid: "

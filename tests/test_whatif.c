@@ -180,6 +180,64 @@ static void test_identity_predicts_the_baseline(void)
     }
 }
 
+/* The same with a time-driven exit first (its place in guest time is 0):
+ * after the trace, the repeated schedule's first arrival falls exactly at
+ * the end of the prediction's guest time, which is where the baseline's
+ * trace ends - the identity must not emit it (it did: one more exit, and
+ * the trace's last exit charged in the prediction only). */
+static const char timed_first_trace[] =
+    HEAD
+    "exit DEC irq=10 pc=0xc0001000 tb=1000000 handler=50000 guest=20000 flags=H,G\n"
+    "exit EXTINT irq=4 pc=0xc0002000 tb=1070000 handler=400000 guest=10000 flags=H,G\n"
+    "exit SYSCALL irq=8 pc=0x10000600 inst=0x44000002 tb=1500000 handler=7000 guest=9000 flags=H,G,PR\n"
+    "exit SYSCALL irq=8 pc=0x10000600 inst=0x44000002 tb=1516000 handler=7000 guest=9000 flags=H,G,PR\n";
+
+static void test_identity_with_a_timed_exit_first(void)
+{
+    params p;
+    quiet(&p);
+    pack(timed_first_trace);
+    static const char *const ids[] = {"tlb-slots=63", "pv:hcalls=0"};
+    for (size_t k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL_FATAL(run(ids[k], &p, STATS_TICKS), SIM_OK);
+        CU_ASSERT_EQUAL(g_res.base_exits, 4);
+        CU_ASSERT_EQUAL(g_res.pred_exits, 4);
+        CU_ASSERT_EQUAL(g_res.timed_pred, g_res.timed_trace);
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            CU_ASSERT_EQUAL(g_base.rows[t].count, g_pred.rows[t].count);
+            CU_ASSERT_EQUAL(g_base.rows[t].sum, g_pred.rows[t].sum);
+        }
+    }
+}
+
+/* On the SystemC platform the time-driven exits are the platform's own,
+ * at the parameters' rates, the trace's dropped: the "in the baseline"
+ * count is the platform's too (it was the trace's DEC+EXTINT, set against
+ * the platform's DEC+EXTINT+SIGNAL). pv_trace has no time-driven exit;
+ * host ticks and signals at 10 kHz give the platform some. */
+static void test_systemc_counts_its_own_timed_exits(void)
+{
+    if (!platform_available())
+        return;
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_host_tick_hz, 10000, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_signal_hz, 10000, "t"), SIM_OK);
+    pack(pv_trace);
+    whatif_chain *c;
+    CU_ASSERT_EQUAL_FATAL(whatif_chain_parse(&c, "no-iccci"), SIM_OK);
+    whatif_opts o = {.unit = STATS_TICKS, .tmp_dir = test_tmp_dir(),
+                     .systemc = true};
+    CU_ASSERT_EQUAL(whatif_run(g_path, c, &p, &o, &g_base, &g_pred, &g_res),
+                    SIM_OK);
+    whatif_chain_free(c);
+    uint64_t plat = cnt(&g_base, EXIT_DEC) + cnt(&g_base, EXIT_EXTINT) +
+                    cnt(&g_base, EXIT_SIGNAL);
+    CU_ASSERT(plat > 0);
+    /* the last exit is never charged: within one of the table's rows */
+    CU_ASSERT(g_res.timed_trace >= plat && g_res.timed_trace <= plat + 1);
+}
+
 /* DTLBVIRT misses on 70 pages of one 16 MB guest entry, twice over: with 63
  * round-robin slots the second pass misses again, with 120 it finds every
  * page still resident. */
@@ -487,6 +545,26 @@ static void test_bad_specs_refused(void)
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, ""), SIM_ERR_USAGE);
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv,,"), SIM_OK);
     whatif_chain_free(c);
+    /* values: digits only, each option once, none empty */
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "tlb-slots=-5"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "tlb-slots= 12"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv:hcalls=1:hcalls=1"),
+                    SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv:"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv:template-bytes=-1"),
+                    SIM_ERR_USAGE);
+}
+
+/* The chain's name is what runs, options included, in table order. */
+static void test_chain_name_has_options(void)
+{
+    whatif_chain *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        whatif_chain_parse(&c, "tlb-slots:48,pv:template-bytes=65536:hcalls=2"),
+        SIM_OK);
+    CU_ASSERT_STRING_EQUAL(whatif_chain_name(c),
+                           "pv:template-bytes=65536:hcalls=2,tlb-slots=48");
+    whatif_chain_free(c);
 }
 
 /* The direct path and the SystemC platform price the same transformed
@@ -541,6 +619,7 @@ static CU_TestInfo tests[] = {
     {"pv template space, address order", test_pv_template_space_in_address_order},
     {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
+    {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},
@@ -550,6 +629,9 @@ static CU_TestInfo tests[] = {
     {"SIGNAL exits stay in the exit stream", test_signals_stay_in_the_exit_stream},
     {"compose: deterministic, order-free", test_compose_deterministic_and_order_free},
     {"bad specs refused", test_bad_specs_refused},
+    {"chain name has options", test_chain_name_has_options},
+    {"systemc counts its own timed exits",
+     test_systemc_counts_its_own_timed_exits},
     {"direct path and SystemC platform agree", test_direct_and_systemc_agree},
     CU_TEST_INFO_NULL,
 };

@@ -124,8 +124,7 @@ int cli_whatif(int argc, char **argv)
         case 'l': whatif_list(stdout); return 0;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("whatif", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("whatif", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -221,15 +220,19 @@ int cli_whatif(int argc, char **argv)
             tcmp_write_text(of.f, &cmp, "untransformed (cycle model)",
                             whatif_chain_name(chain));
             fprintf(of.f,
-                    "# %llu workload exits removed, %llu inserted; %llu VIRT "
-                    "misses re-derived away (page still resident), %llu the "
-                    "baseline's soft TLB could not explain (kept); time-driven "
-                    "exits %llu in the trace, %llu predicted\n",
+                    "# %llu exits of the trace removed (%llu of them VIRT "
+                    "misses re-derived away: page still resident), %llu "
+                    "inserted; %llu VIRT misses the baseline's soft TLB could "
+                    "not explain (kept); %s %llu in the %s, %llu predicted\n",
                     (unsigned long long)res.removed,
-                    (unsigned long long)res.inserted,
                     (unsigned long long)res.misses_rederived,
+                    (unsigned long long)res.inserted,
                     (unsigned long long)res.misses_unexplained,
+                    systemc ? "time-driven exits (DEC, EXTINT and SIGNAL, "
+                              "made by the platform at the parameters' rates)"
+                            : "time-driven exits (DEC, EXTINT)",
                     (unsigned long long)res.timed_trace,
+                    systemc ? "baseline" : "trace",
                     (unsigned long long)res.timed_pred);
             whatif_chain_report(chain, of.f);
         }
