@@ -451,6 +451,10 @@ static bool resident(cost_model *m, const trace_rec *r)
     return tlb440_utlb_find(cost_tlb(m), ea, 1, pid) >= 0;
 }
 
+bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
+{
+    return is_virt_miss((exit_type)rec->type) && resident(env->pred.m, rec);
+}
 
 static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
 {

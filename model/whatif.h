@@ -87,6 +87,10 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec);
 /* An exit that repeats a record of the trace (its guest run as the trace
  * gives it, priced by the predicting model like any trace record). */
 void whatif_env_repeat(whatif_env *env, const trace_rec *rec);
+/* Whether the predicting model's UTLB holds the page of a VIRT miss
+ * record (ITLBVIRT/DTLBVIRT: its shadow entry), i.e. whether repeating or
+ * inserting that miss now would not trap. */
+bool whatif_env_holds(whatif_env *env, const trace_rec *rec);
 /* A record of the trace that no longer traps when repeated (a patched
  * instruction): its guest run plus guest_extra cycles go to the guest,
  * and a magic-page access maps the page again (DTLBPV) when its shadow

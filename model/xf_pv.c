@@ -110,6 +110,11 @@ typedef struct pv {
     size_t *line_at;
     size_t n_line_at, cap_line_at;
     bool line_captured;
+    /* after pass 2: the printing path's pages, the VIRT misses seen in at
+     * least two captured lines (one record each) */
+    trace_rec *path;
+    size_t n_path;
+    uint64_t flood_path_misses, flood_held;
     uint64_t stores_seen;
     trace_rec *window;
     size_t n_window, cap_window;
@@ -153,6 +158,7 @@ static void pv_free(void *state)
         free(s->gap_buf);
         free(s->line_rec);
         free(s->line_at);
+        free(s->path);
         free(s->line_pc);
         free(s->line_len);
     }
@@ -579,6 +585,70 @@ static int u32_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A VIRT miss's page, as the UTLB searches it (TS 1, the guest's mode). */
+static uint64_t page_key(const trace_rec *r)
+{
+    uint32_t ea = r->type == EXIT_ITLBVIRT && !r->addr ? r->pc : r->addr;
+    return (uint64_t)r->type << 40 |
+           (uint64_t)((r->flags & TRF_GUEST_PR) != 0) << 32 | ea >> 12;
+}
+
+typedef struct page_use {
+    uint64_t key;
+    size_t line, rec;
+} page_use;
+
+static int use_cmp(const void *a, const void *b)
+{
+    const page_use *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+static int rec_idx_cmp(const void *a, const void *b)
+{
+    size_t x = ((const page_use *)a)->rec, y = ((const page_use *)b)->rec;
+    return x < y ? -1 : x > y;
+}
+
+/* The printing path's pages: those of the VIRT misses in at least two of
+ * the captured lines' gaps (a page missed by one line only is that
+ * line's caller's). Each captured line shows the misses of the pages its
+ * predecessor's round trips evicted; a flood line, after its own ~70
+ * round trips, touches all of them again. */
+static void find_path_pages(pv *s)
+{
+    page_use *u = malloc((s->n_line_rec ? s->n_line_rec : 1) * sizeof *u);
+    if (!u)
+        return;
+    size_t n = 0;
+    for (size_t k = 0; k < s->n_line_at; k++) {
+        size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1] : s->n_line_rec;
+        for (size_t j = s->line_at[k]; j < end; j++)
+            if (s->line_rec[j].type == EXIT_ITLBVIRT ||
+                s->line_rec[j].type == EXIT_DTLBVIRT)
+                u[n++] = (page_use){page_key(&s->line_rec[j]), k, j};
+    }
+    qsort(u, n, sizeof *u, use_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i, lines = 0;
+        for (; j < n && u[j].key == u[i].key; j++)
+            lines += j == i || u[j].line != u[j - 1].line;
+        if (lines >= 2)
+            u[w++] = u[i]; /* its first record */
+        i = j;
+    }
+    qsort(u, w, sizeof *u, rec_idx_cmp);
+    s->path = malloc((w ? w : 1) * sizeof *s->path);
+    for (size_t i = 0; s->path && i < w; i++)
+        s->path[s->n_path++] = s->line_rec[u[i].rec];
+    free(u);
+}
+
 /* After the first pass with console=1, two more: the lines' gaps, then
  * the capture (per line: the gaps of the lines with a gap at most the
  * median, the lines printed among other lines, their gap the printing
@@ -597,6 +667,8 @@ static bool pv_prescan_end(void *state)
     s->gap_emul = s->con_seen = false;
     if (s->pass == 1)
         return find_console(s);
+    if (s->pass == 3)
+        find_path_pages(s);
     if (s->pass != 2)
         return false;
     if (s->n_gaps) {
@@ -687,6 +759,11 @@ static unsigned patched_run(enum kind k)
 static void flood_exit(pv *s, whatif_env *env, const trace_rec *r,
                        uint32_t scan, double cpi)
 {
+    if (whatif_env_holds(env, r)) { /* still mapped: no miss */
+        whatif_env_run_on(env, r, 0, false);
+        s->flood_held++;
+        return;
+    }
     enum kind k = patched_at(s, r, scan);
     if (k == K_NONE) {
         whatif_env_repeat(env, r);
@@ -724,6 +801,12 @@ static void replay_flood(pv *s, whatif_env *env)
                 s->flood_line_exits++;
             }
         }
+        /* the path's pages this line's records did not map again */
+        for (size_t j = 0; j < s->n_path; j++)
+            if (!whatif_env_holds(env, &s->path[j])) {
+                whatif_env_insert(env, &s->path[j]);
+                s->flood_path_misses++;
+            }
         due += (double)s->line_len[i] * per_byte;
         for (; s->n_window && due >= 0.5;
              due -= 1.0, w = (w + 1) % s->n_window)
@@ -853,10 +936,14 @@ static void pv_report(const void *state, FILE *f)
     if (s->console)
         fprintf(f, ": %llu of them per line, from %zu of the console's %zu "
                    "lines (gap at most the median, %llu exits), %zu per-byte "
-                   "exits for %llu bytes",
+                   "exits for %llu bytes; %llu misses of the printing path's "
+                   "%zu pages inserted, %llu misses of pages still mapped "
+                   "left out",
                 (unsigned long long)s->flood_line_exits, s->n_line_at,
                 s->n_gaps, (unsigned long long)s->gap_limit, s->n_window,
-                (unsigned long long)s->window_bytes);
+                (unsigned long long)s->window_bytes,
+                (unsigned long long)s->flood_path_misses, s->n_path,
+                (unsigned long long)s->flood_held);
     if (s->template_bytes)
         fputc(')', f);
     fprintf(f, "; %llu emulation exits without an instruction word left "
