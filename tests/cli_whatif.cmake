@@ -107,3 +107,6 @@ sim_cli_test(whatif_option_needs_value 2 "~option '--set' needs a value"
   whatif @cost_mix.bin --transform pv --set)
 sim_cli_test(validate_option_needs_value 2 "~option '--cases' needs a value"
   validate --cases)
+sim_cli_test(validate_missing_measured 2
+  "~missmeas.case:6: measured.table = ../no-such-table.txt: No such file"
+  validate missmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -29,7 +29,7 @@ static void help(FILE *f)
         "re-derived with the shared round-robin UTLB) and cache warmth.\n"
         "Semantics and kernel sources of each transform: docs/whatif.md.\n"
         "\n"
-        "transforms (compose with ',', options after ':'):\n");
+        "transforms (compose with ',', options after ':', a value after '='):\n");
     whatif_list(f);
     fprintf(f,
         "\n"

@@ -490,6 +490,17 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                       "measured table is one run of its "
                                       "own)", n_runs);
 
+    /* a measured table that is not there fails now, not after minutes of
+     * prediction (its existence only: the contents are read at step 4) */
+    char mpath[600];
+    if (vcase_path(c, "measured.table", mpath, sizeof mpath) &&
+        access(mpath, R_OK) != 0)
+        return vcase_fail(c, "measured.table", "measured.table = %s: %s",
+                          vcase_get(c, "measured.table"), strerror(errno));
+    if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
+        return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
+                                        "measured.record", c->path);
+
     /* 1-3: predict, with no access to the measured data */
     char trace[600];
     snprintf(trace, sizeof trace, "%s/base.bin", c->tmp);
