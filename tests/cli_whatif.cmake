@@ -110,3 +110,5 @@ sim_cli_test(validate_option_needs_value 2 "~option '--cases' needs a value"
 sim_cli_test(validate_missing_measured 2
   "~missmeas.case:6: measured.table = ../no-such-table.txt: No such file"
   validate missmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_seed_range 2 "~seedwrap.case:8: seeds = 2, baseline.seed = 4294967295"
+  validate seedwrap --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -460,12 +460,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (e != SIM_OK)
         return e;
     if (nseeds < 1 || nseeds > 1000 || nseeds != (double)(unsigned)nseeds ||
-        seed0 < 0 || seed0 > 4294967295.0 || seed0 != floor(seed0))
+        seed0 < 0 || seed0 + nseeds - 1 > 4294967295.0 ||
+        seed0 != floor(seed0))
         return vcase_fail(c, vcase_line(c, "seeds") ? "seeds"
                                                     : "baseline.seed",
-                          "seeds = %g, baseline.seed = %g: expected a whole "
-                          "number of runs in 1..1000 and a seed in "
-                          "0..2^32-1", nseeds, seed0);
+                          "seeds = %.10g, baseline.seed = %.10g: expected a whole "
+                          "number of runs in 1..1000 and seeds (baseline.seed "
+                          ".. + seeds - 1) in 0..2^32-1", nseeds, seed0);
     unsigned n_runs = (unsigned)nseeds;
     const char *set = vcase_get(c, "set");
     const char *how = vcase_get(c, "baseline");
