@@ -112,3 +112,5 @@ sim_cli_test(validate_missing_measured 2
   validate missmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(validate_seed_range 2 "~seedwrap.case:8: seeds = 2, baseline.seed = 4294967295"
   validate seedwrap --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_bad_set 2 "~badset.case:7: set: .*unknown parameter 'hots_irq_hz'"
+  validate badset --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -480,8 +480,15 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         char buf[256];
         int k = 0;
         snprintf(buf, sizeof buf, "%s", set);
-        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t"))
+        /* each K=V a parameter in range, here with the case's line, not
+         * as the first recording's failure */
+        static params chk;
+        params_init(&chk);
+        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t")) {
             k++;
+            if (params_set_str(&chk, t) != SIM_OK)
+                return vcase_fail(c, "set", "set: %s", sim_errmsg());
+        }
         if (k > MAX_SET || strlen(set) >= sizeof buf)
             return vcase_fail(c, "set", "set: at most %d settings",
                               MAX_SET);
