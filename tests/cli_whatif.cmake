@@ -114,3 +114,5 @@ sim_cli_test(validate_seed_range 2 "~seedwrap.case:8: seeds = 2, baseline.seed =
   validate seedwrap --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(validate_bad_set 2 "~badset.case:7: set: .*unknown parameter 'hots_irq_hz'"
   validate badset --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_transform_checked_first 2 "~badxf2.case:6: whatif: unknown transform 'pvv'"
+  validate badxf2 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -498,6 +498,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                       "measured table is one run of its "
                                       "own)", n_runs);
 
+    /* the transform too (its sites come later): a misspelt one failed
+     * after the baseline and the calibration, minutes into the case */
+    whatif_chain *early = NULL;
+    if (whatif_chain_parse(&early, spec) != SIM_OK)
+        return vcase_fail(c, "transform", "%s", sim_errmsg());
+    whatif_chain_free(early);
+
     /* a measured table that is not there fails now, not after minutes of
      * prediction (its existence only: the contents are read at step 4) */
     char mpath[600];
