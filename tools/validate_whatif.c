@@ -505,13 +505,18 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return vcase_fail(c, "transform", "%s", sim_errmsg());
     whatif_chain_free(early);
 
-    /* a measured table that is not there fails now, not after minutes of
-     * prediction (its existence only: the contents are read at step 4) */
-    char mpath[600];
-    if (vcase_path(c, "measured.table", mpath, sizeof mpath) &&
-        access(mpath, R_OK) != 0)
-        return vcase_fail(c, "measured.table", "measured.table = %s: %s",
-                          vcase_get(c, "measured.table"), strerror(errno));
+    /* a file that is not there fails now, not after minutes of baseline,
+     * calibration and prediction (existence only: the measured table's
+     * contents are still read at step 4) */
+    static const char *const files[] = {"baseline.trace", "baseline.table",
+                                        "params", "calibrate.table",
+                                        "transform.sites", "measured.table"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char fp[600];
+        if (vcase_path(c, files[i], fp, sizeof fp) && access(fp, R_OK) != 0)
+            return vcase_fail(c, files[i], "%s = %s: %s", files[i],
+                              vcase_get(c, files[i]), strerror(errno));
+    }
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
