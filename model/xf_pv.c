@@ -10,7 +10,9 @@
  * into the next round-robin slot, like any shadow entry. Templates come
  * from a fixed area (kvm_tmp, 64 KiB in 6.1) in the order the kernel scans
  * its text (ascending address); a site that does not fit keeps trapping
- * ("KVM: No more space"). */
+ * ("KVM: No more space", printed per line and per byte as the trace's
+ * console printed its lines). Given the text, the scan's own exits too:
+ * a D-TLB miss per text page, an iccci per flush_icache_range. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +40,8 @@
 #define WINDOW_BYTES 64
 #define WINDOW_MAX   8192
 #define GAP_MID_MAX  64      /* exits of a gap kept for the window */
+/* iccci 0,r3: flush_icache_range on 44x invalidates the whole I-cache */
+#define ICCCI_WORD   0x7c001f8cu
 #define LINE_REC_MAX 65536   /* per-line exits captured, at most */
 
 #define SPR_SRR0  26
@@ -70,6 +74,13 @@ typedef struct pv {
     bool sorted;
     uint64_t used_bytes, unpatched_sites;
     char *sites_file;  /* sites=FILE: the kernel text's template sites */
+    /* and, when the file gives them, the text the scan reads (stext,
+     * etext) and the load/store/nop sites it patches in place */
+    uint32_t stext, etext;
+    bool have_stext, have_etext;
+    uint32_t *ls_pc;
+    size_t n_ls, cap_ls;
+    uint64_t scan_reads, scan_flushes;
     bool console;      /* console=1: the "No more space" lines printed */
     /* the trace's UART traffic (first pass): MMIO exits by page, and in
      * each page the addresses stored to and read, and how often */
@@ -153,6 +164,7 @@ static void pv_free(void *state)
     if (s) {
         free(s->sites);
         free(s->sites_file);
+        free(s->ls_pc);
         free(s->window);
         free(s->gaps);
         free(s->gap_buf);
@@ -179,6 +191,8 @@ static sim_err add_site(pv *s, uint32_t pc, enum kind k)
     return SIM_OK;
 }
 
+static enum kind classify(const pv *s, uint32_t inst);
+
 /* sites=FILE: "0xADDRESS KIND" per line (workloads/linux/pv-sites.sh). */
 static sim_err read_sites(pv *s)
 {
@@ -203,10 +217,47 @@ static sim_err read_sites(pv *s)
             break;
         }
         if (sscanf(line, " %lx %31s %n", &addr, kind, &used) != 2 ||
-            line[used] || addr > UINT32_MAX || line[strspn(line, " \t")] == '-') {
+            addr > UINT32_MAX || line[strspn(line, " \t")] == '-') {
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND'",
                          s->sites_file, n);
             break;
+        }
+        unsigned long word = 0;
+        int wused = 0;
+        if (!strcmp(kind, "insn") &&
+            (sscanf(line + used, "%lx %n", &word, &wused) != 1 ||
+             word > UINT32_MAX || line[used] == '-'))
+            wused = -1;
+        if (wused < 0 || line[used + wused]) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND' "
+                                         "or '0xADDRESS insn 0xWORD'",
+                         s->sites_file, n);
+            break;
+        }
+        if (!strcmp(kind, "stext") || !strcmp(kind, "etext")) {
+            bool start = kind[0] == 's';
+            *(start ? &s->stext : &s->etext) = (uint32_t)addr;
+            *(start ? &s->have_stext : &s->have_etext) = true;
+            continue;
+        }
+        if (!strcmp(kind, "insn")) {
+            /* an instruction patched in place (lwz, stw, nop), or one the
+             * kernel leaves alone; the template kinds have their lines */
+            enum kind c = classify(s, (uint32_t)word);
+            if (c != K_LOAD && c != K_STORE && c != K_NOP)
+                continue;
+            if (s->n_ls == s->cap_ls) {
+                size_t cap = s->cap_ls ? 2 * s->cap_ls : 256;
+                uint32_t *g = realloc(s->ls_pc, cap * sizeof *g);
+                if (!g) {
+                    e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+                    break;
+                }
+                s->ls_pc = g;
+                s->cap_ls = cap;
+            }
+            s->ls_pc[s->n_ls++] = (uint32_t)addr;
+            continue;
         }
         enum kind k = !strcmp(kind, "mtmsr")     ? K_MTMSR
                       : !strcmp(kind, "wrtee")   ? K_WRTEE
@@ -215,7 +266,8 @@ static sim_err read_sites(pv *s)
                                                  : K_NONE;
         if (k == K_NONE)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
-                                         "wrtee, wrteei1 or wrteei0",
+                                         "wrtee, wrteei1, wrteei0, insn, "
+                                         "stext or etext",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
@@ -223,6 +275,11 @@ static sim_err read_sites(pv *s)
     if (e == SIM_OK && ferror(f))
         e = sim_fail(SIM_ERR_IO, "%s: read error", s->sites_file);
     fclose(f);
+    if (e == SIM_OK && (s->have_stext != s->have_etext ||
+                        (s->have_stext && s->stext >= s->etext)))
+        e = sim_fail(SIM_ERR_FORMAT, "%s: the text needs one 'stext' line "
+                                     "and one 'etext' line above it",
+                     s->sites_file);
     /* a kernel always has template sites: an empty list is a failed
      * listing (pv-sites.sh on a stripped or wrong image), not "none" */
     if (e == SIM_OK && s->n_sites == 0)
@@ -702,6 +759,8 @@ static int site_cmp(const void *a, const void *b)
 static void allocate_templates(pv *s)
 {
     qsort(s->sites, s->n_sites, sizeof *s->sites, site_cmp);
+    if (s->n_ls)
+        qsort(s->ls_pc, s->n_ls, sizeof *s->ls_pc, u32_cmp);
     size_t w = 0;
     for (size_t i = 0; i < s->n_sites; i++)
         if (!w || s->sites[i].pc != s->sites[w - 1].pc)
@@ -775,43 +834,104 @@ static void flood_exit(pv *s, whatif_env *env, const trace_rec *r,
     }
 }
 
-/* console=1: the lines go out as the trace's console output did. Each
- * line first takes one captured line's per-line exits (the gap before a
- * line printed among other lines: printk, the console lock, interrupts
- * saved and restored, the TLB refills of that code after the previous
- * line's round trips; the captured lines in turn), then the window's
- * exits for its bytes (the console's polls and stores and the refills
- * within a line; time-driven exits are the engine's), in turn. */
-static void replay_flood(pv *s, whatif_env *env)
+/* console=1: line i goes out as the trace's console output did. It first
+ * takes one captured line's per-line exits (the gap before a line printed
+ * among other lines: printk, the console lock, interrupts saved and
+ * restored, the TLB refills of that code; the captured lines in turn),
+ * then a miss of each of the printing path's pages the predicting UTLB
+ * no longer holds, then the window's exits for its bytes (the console's
+ * polls and stores and the refills within a line; time-driven exits are
+ * the engine's), in turn (*w, *due carry the window's position). */
+static void print_line(pv *s, whatif_env *env, size_t i, size_t *w,
+                       double *due)
 {
     double per_byte = s->window_bytes
                           ? (double)s->n_window / (double)s->window_bytes
                           : 0;
     double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
+    uint32_t scan = s->line_pc[i];
+    if (s->n_line_at) {
+        size_t k = i % s->n_line_at;
+        size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1] : s->n_line_rec;
+        for (size_t j = s->line_at[k]; j < end; j++) {
+            flood_exit(s, env, &s->line_rec[j], scan, cpi);
+            s->flood_line_exits++;
+        }
+    }
+    /* the path's pages this line's records did not map again */
+    for (size_t j = 0; j < s->n_path; j++)
+        if (!whatif_env_holds(env, &s->path[j])) {
+            whatif_env_insert(env, &s->path[j]);
+            s->flood_path_misses++;
+        }
+    *due += (double)s->line_len[i] * per_byte;
+    for (; s->n_window && *due >= 0.5;
+         *due -= 1.0, *w = (*w + 1) % s->n_window)
+        flood_exit(s, env, &s->window[*w], scan, cpi);
+}
+
+static bool printing(const pv *s)
+{
+    return s->console && s->n_lines && (s->n_window || s->n_line_at);
+}
+
+/* The scan reads a word of the text page at `page`: a D-TLB miss when
+ * the predicting UTLB no longer holds the page (its first word, or the
+ * next word after a line's round trips). */
+static void scan_read(pv *s, whatif_env *env, uint32_t page)
+{
+    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_DTLBVIRT,
+                   .irq = BOOKE_IRQ_DTLB_MISS, .pc = page, .addr = page};
+    if (!whatif_env_holds(env, &r)) {
+        whatif_env_insert(env, &r);
+        s->scan_reads++;
+    }
+}
+
+/* kvm_patch_ins (and a template's copy) ends with flush_icache_range,
+ * whose iccci on 44x traps (EMULINST). */
+static void scan_flush(pv *s, whatif_env *env, uint32_t pc)
+{
+    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_EMULINST,
+                   .irq = BOOKE_IRQ_PROGRAM, .pc = pc, .inst = ICCCI_WORD};
+    whatif_env_insert(env, &r);
+    s->scan_flushes++;
+}
+
+/* kvm_use_magic_page with the text given (sites=FILE with stext/etext):
+ * the scan reads the text page by page in ascending order; at each
+ * load/store/nop site it patches the word (one flush), at each template
+ * site that finds space it copies the template and patches the branch
+ * (two flushes), at each one that does not it prints a line (console=1)
+ * and reads on. */
+static void replay_scan(pv *s, whatif_env *env)
+{
+    size_t t = 0, l = 0, line = 0, w = 0;
     double due = 0;
-    size_t w = 0;
-    for (size_t i = 0; i < s->n_lines; i++) {
-        uint32_t scan = s->line_pc[i];
-        if (s->n_line_at) {
-            size_t k = i % s->n_line_at;
-            size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1]
-                                              : s->n_line_rec;
-            for (size_t j = s->line_at[k]; j < end; j++) {
-                flood_exit(s, env, &s->line_rec[j], scan, cpi);
-                s->flood_line_exits++;
+    for (uint64_t page = s->stext & ~0xfffu; page < s->etext; page += 4096) {
+        scan_read(s, env, (uint32_t)page);
+        for (;;) {
+            uint64_t tp = t < s->n_sites ? s->sites[t].pc : UINT64_MAX;
+            uint64_t lp = l < s->n_ls ? s->ls_pc[l] : UINT64_MAX;
+            uint64_t pc = tp < lp ? tp : lp;
+            if (pc >= page + 4096)
+                break;
+            if (lp < tp) {
+                scan_flush(s, env, (uint32_t)lp);
+                l++;
+            } else if (s->sites[t++].patched) {
+                scan_flush(s, env, (uint32_t)tp);
+                scan_flush(s, env, (uint32_t)tp);
+            } else if (line < s->n_lines) {
+                if (printing(s))
+                    print_line(s, env, line, &w, &due);
+                line++;
+                scan_read(s, env, (uint32_t)page);
             }
         }
-        /* the path's pages this line's records did not map again */
-        for (size_t j = 0; j < s->n_path; j++)
-            if (!whatif_env_holds(env, &s->path[j])) {
-                whatif_env_insert(env, &s->path[j]);
-                s->flood_path_misses++;
-            }
-        due += (double)s->line_len[i] * per_byte;
-        for (; s->n_window && due >= 0.5;
-             due -= 1.0, w = (w + 1) % s->n_window)
-            flood_exit(s, env, &s->window[w], scan, cpi);
     }
+    for (; printing(s) && line < s->n_lines; line++) /* sites past etext */
+        print_line(s, env, line, &w, &due);
 }
 
 static void pv_begin(void *state, whatif_env *env)
@@ -826,8 +946,14 @@ static void pv_begin(void *state, whatif_env *env)
                        .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
         whatif_env_insert(env, &r);
     }
-    if (s->console && s->n_lines && (s->n_window || s->n_line_at))
-        replay_flood(s, env);
+    if (s->have_stext)
+        replay_scan(s, env);
+    else if (printing(s)) {
+        size_t w = 0;
+        double due = 0;
+        for (size_t i = 0; i < s->n_lines; i++)
+            print_line(s, env, i, &w, &due);
+    }
 }
 
 /* Whether a guest decrementer tick (guest_hz, predicted time) fell between
@@ -944,6 +1070,13 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->window_bytes,
                 (unsigned long long)s->flood_path_misses, s->n_path,
                 (unsigned long long)s->flood_held);
+    if (s->have_stext)
+        fprintf(f, "; the scan of 0x%08x..0x%08x: %llu misses of its text "
+                   "pages, %llu iccci of flush_icache_range for %zu "
+                   "load/store/nop sites and the placed templates",
+                (unsigned)s->stext, (unsigned)s->etext,
+                (unsigned long long)s->scan_reads,
+                (unsigned long long)s->scan_flushes, s->n_ls);
     if (s->template_bytes)
         fputc(')', f);
     fprintf(f, "; %llu emulation exits without an instruction word left "

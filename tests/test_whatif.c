@@ -167,6 +167,48 @@ static void test_pv_sites_of_the_kernel_text(void)
                                                 "'wrteei2'"));
 }
 
+/* With the text in the site list (stext, etext, the in-place sites), the
+ * scan's own exits: kvm_use_magic_page reads the 4 text pages (a D-TLB
+ * miss each, nothing evicting them in between here), and each patch ends
+ * with flush_icache_range's iccci (EMULINST): mfmsr and mfspr SPRG0 are
+ * patched in place (1 each), mfspr PID is not (0), the wrteei 0 that finds
+ * space takes a template copy and a branch (2), the one that does not
+ * (a "No more space" line, console=0 here) none. */
+static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
+{
+    params p;
+    quiet(&p);
+    pack(HEAD
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=1000 guest=2000 flags=G,PR\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=2000 guest=2000 flags=G,PR\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=3000 guest=2000 flags=G,PR\n");
+    char sites[600], spec[700];
+    snprintf(sites, sizeof sites, "%s/whatif_scan_sites.txt", test_tmp_dir());
+    FILE *f = fopen(sites, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "0xc0000000 stext\n"
+               "0xc0000100 insn 0x7c6000a6\n"  /* mfmsr */
+               "0xc0000200 insn 0x7c7042a6\n"  /* mfspr r3,SPRG0 */
+               "0xc0000300 insn 0x7c7002a6\n"  /* mfspr r3,PID */
+               "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
+               "0xc0004000 etext\n");
+    fclose(f);
+    snprintf(spec, sizeof spec, "pv:template-bytes=56:hcalls=0:sites=%s",
+             sites);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_base, EXIT_EMULINST), 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 1 + 1 + 2);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 4);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), 2); /* the last: never charged */
+    /* the text needs both ends */
+    f = fopen(sites, "w");
+    fprintf(f, "0xc0000000 stext\n0xc0001000 wrteei0\n");
+    fclose(f);
+    whatif_chain *c = NULL;
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, spec), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "'stext' line"));
+}
+
 static void test_identity_predicts_the_baseline(void)
 {
     params p;
@@ -618,6 +660,8 @@ static CU_TestInfo tests[] = {
     {"pv patches what kvm.c patches", test_pv_patches_what_kvm_c_patches},
     {"pv template space, address order", test_pv_template_space_in_address_order},
     {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},
+    {"pv scan reads the text, flushes each patch",
+     test_pv_scan_reads_the_text_and_flushes_each_patch},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
