@@ -31,16 +31,6 @@ sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
   validate arm64-mair)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
-sim_cli_test(validate_bad_case 2 "~bad.case:3: expected 'key = value'"
-  validate bad --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_seeds_need_a_recording 2
-  "~seedstable.case:7: seeds = 4 needs measured.record"
-  validate seedstable --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_set_needs_both_recordings 2
-  "~setsynth.case:7: set = preempt_prob=0 needs baseline = record and measured.record"
-  validate setsynth --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_bad_number 2 "~badnum.case:5: budget.total = 'five': expected a number"
-  validate badnum --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 
 add_test(NAME cli_validate_measured_not_read
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_separation.sh $<TARGET_FILE:sim>
@@ -73,7 +63,7 @@ sim_cli_test(whatif_json_names_options 0 "~\"transform\": \"pv:hcalls=2,tlb-slot
   whatif @cost_mix.bin --transform tlb-slots=48,pv:hcalls=2 --format json)
 sim_cli_test(whatif_list_value_syntax 0 "~  tlb-slots=N  " whatif --list)
 
-# sim validate: case files checked key by key, errors with file:line
+# sim validate
 # --cases given relative to the working directory (as the default
 # validation/cases is): the trace's link in the scratch directory pointed at
 # itself ("Too many levels of symbolic links")
@@ -83,20 +73,6 @@ add_test(NAME cli_validate_relative_trace
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/data)
 set_tests_properties(cli_validate_relative_trace PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
-sim_cli_test(validate_unknown_key 2
-  "~keytypo.case:7: unknown key 'budget.totl' \\(did you mean 'budget.total'\\?\\)"
-  validate keytypo --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_count_row 2 "~countrow.case:7: budget.counts: 'DTLBVRT' is not a row"
-  validate countrow --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_negative_budget 2 "~negbudget.case:7: budget.rows = -15"
-  validate negbudget --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_unknown_requirement 2 "~badreq.case:3: requires = linux-imag"
-  validate badreq --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_truncated_measured 2
-  "~table_truncated.txt:17: the rows add up to 54453 usec, but line 5 gives a traced duration of 55931"
-  validate truncmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_bad_transform 2 "~badxf.case:5: whatif: tlb-slots=-5: expected N"
-  validate badxf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
   table show @table_truncated.txt)
 # --plot DIR that is a file: refused before any case runs
@@ -107,6 +83,26 @@ sim_cli_test(whatif_option_needs_value 2 "~option '--set' needs a value"
   whatif @cost_mix.bin --transform pv --set)
 sim_cli_test(validate_option_needs_value 2 "~option '--cases' needs a value"
   validate --cases)
-sim_cli_test(validate_missing_measured 2
-  "~missmeas.case:6: measured.table = ../no-such-table.txt: No such file"
-  validate missmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# each of these case files is refused with exit code 2 and FILE:LINE
+# (tests/data/cases/CASE.case; the regex is what follows "CASE.case:")
+function(validate_refuses case regex)
+  sim_cli_test(validate_refuses_${case} 2 "~${case}.case:${regex}"
+    validate ${case} --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+endfunction()
+validate_refuses(bad "3: expected 'key = value'")
+validate_refuses(seedstable "7: seeds = 4 needs measured.record")
+validate_refuses(setsynth "7: set = preempt_prob=0 needs baseline = record and measured.record")
+validate_refuses(badnum "5: budget.total = 'five': expected a number")
+validate_refuses(keytypo "7: unknown key 'budget.totl' \\(did you mean 'budget.total'\\?\\)")
+validate_refuses(countrow "7: budget.counts: 'DTLBVRT' is not a row")
+validate_refuses(negbudget "7: budget.rows = -15")
+validate_refuses(badreq "3: requires = linux-imag")
+validate_refuses(badxf "5: whatif: tlb-slots=-5: expected N")
+validate_refuses(missmeas "6: measured.table = ../no-such-table.txt: No such file")
+validate_refuses(seedwrap "8: seeds = 2, baseline.seed = 4294967295")
+validate_refuses(badset "7: set: .*unknown parameter 'hots_irq_hz'")
+validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
+# a measured table cut at a line boundary: its own file and line
+sim_cli_test(validate_truncated_measured 2
+  "~table_truncated.txt:17: the rows add up to 54453 usec, but line 5 gives a traced duration of 55931"
+  validate truncmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

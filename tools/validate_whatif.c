@@ -460,12 +460,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (e != SIM_OK)
         return e;
     if (nseeds < 1 || nseeds > 1000 || nseeds != (double)(unsigned)nseeds ||
-        seed0 < 0 || seed0 > 4294967295.0 || seed0 != floor(seed0))
+        seed0 < 0 || seed0 + nseeds - 1 > 4294967295.0 ||
+        seed0 != floor(seed0))
         return vcase_fail(c, vcase_line(c, "seeds") ? "seeds"
                                                     : "baseline.seed",
-                          "seeds = %g, baseline.seed = %g: expected a whole "
-                          "number of runs in 1..1000 and a seed in "
-                          "0..2^32-1", nseeds, seed0);
+                          "seeds = %.10g, baseline.seed = %.10g: expected a whole "
+                          "number of runs in 1..1000 and seeds (baseline.seed "
+                          ".. + seeds - 1) in 0..2^32-1", nseeds, seed0);
     unsigned n_runs = (unsigned)nseeds;
     const char *set = vcase_get(c, "set");
     const char *how = vcase_get(c, "baseline");
@@ -479,8 +480,15 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         char buf[256];
         int k = 0;
         snprintf(buf, sizeof buf, "%s", set);
-        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t"))
+        /* each K=V a parameter in range, here with the case's line, not
+         * as the first recording's failure */
+        static params chk;
+        params_init(&chk);
+        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t")) {
             k++;
+            if (params_set_str(&chk, t) != SIM_OK)
+                return vcase_fail(c, "set", "set: %s", sim_errmsg());
+        }
         if (k > MAX_SET || strlen(set) >= sizeof buf)
             return vcase_fail(c, "set", "set: at most %d settings",
                               MAX_SET);
@@ -490,13 +498,25 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                       "measured table is one run of its "
                                       "own)", n_runs);
 
-    /* a measured table that is not there fails now, not after minutes of
-     * prediction (its existence only: the contents are read at step 4) */
-    char mpath[600];
-    if (vcase_path(c, "measured.table", mpath, sizeof mpath) &&
-        access(mpath, R_OK) != 0)
-        return vcase_fail(c, "measured.table", "measured.table = %s: %s",
-                          vcase_get(c, "measured.table"), strerror(errno));
+    /* the transform too (its sites come later): a misspelt one failed
+     * after the baseline and the calibration, minutes into the case */
+    whatif_chain *early = NULL;
+    if (whatif_chain_parse(&early, spec) != SIM_OK)
+        return vcase_fail(c, "transform", "%s", sim_errmsg());
+    whatif_chain_free(early);
+
+    /* a file that is not there fails now, not after minutes of baseline,
+     * calibration and prediction (existence only: the measured table's
+     * contents are still read at step 4) */
+    static const char *const files[] = {"baseline.trace", "baseline.table",
+                                        "params", "calibrate.table",
+                                        "transform.sites", "measured.table"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char fp[600];
+        if (vcase_path(c, files[i], fp, sizeof fp) && access(fp, R_OK) != 0)
+            return vcase_fail(c, files[i], "%s = %s: %s", files[i],
+                              vcase_get(c, files[i]), strerror(errno));
+    }
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
