@@ -79,10 +79,14 @@ typedef struct pv {
      * etext) and the load/store/nop sites it patches in place */
     uint32_t stext, etext;
     bool have_stext, have_etext;
-    /* and where kvm_tmp is (the templates run there) */
+    /* and where kvm_tmp is (the templates run there), and the scan's own
+     * code (kvm_use_magic_page's loop, kvm_alloc) */
     uint32_t tmp_base;
     bool have_tmp;
     uint64_t tmp_misses;
+    uint32_t code_pc[8];
+    unsigned n_code;
+    uint64_t code_misses;
     uint32_t *ls_pc;
     size_t n_ls, cap_ls;
     uint64_t scan_reads, scan_flushes;
@@ -239,6 +243,15 @@ static sim_err read_sites(pv *s)
                          s->sites_file, n);
             break;
         }
+        if (!strcmp(kind, "scancode")) {
+            if (s->n_code == 8) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: more than 8 'scancode' "
+                                             "lines", s->sites_file, n);
+                break;
+            }
+            s->code_pc[s->n_code++] = (uint32_t)addr;
+            continue;
+        }
         if (!strcmp(kind, "kvm_tmp")) {
             s->tmp_base = (uint32_t)addr;
             s->have_tmp = true;
@@ -277,7 +290,8 @@ static sim_err read_sites(pv *s)
         if (k == K_NONE)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
                                          "wrtee, wrteei1, wrteei0, insn, "
-                                         "stext, etext or kvm_tmp",
+                                         "stext, etext, kvm_tmp or "
+                                         "scancode",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
@@ -816,21 +830,31 @@ static bool site_patched(const pv *s, uint32_t pc)
     return t && t->patched;
 }
 
+/* The guest kernel touches the page at addr (I-side: fetches from it):
+ * a TLB miss inserted when the predicting UTLB no longer holds it; 1 if
+ * so. */
+static unsigned touch_page(whatif_env *env, bool fetch, uint32_t addr)
+{
+    uint32_t page = addr & ~0xfffu;
+    trace_rec r = {.kind = TREC_EXIT,
+                   .type = fetch ? EXIT_ITLBVIRT : EXIT_DTLBVIRT,
+                   .irq = fetch ? BOOKE_IRQ_ITLB_MISS : BOOKE_IRQ_DTLB_MISS,
+                   .pc = page,
+                   .addr = page};
+    if (whatif_env_holds(env, &r))
+        return 0;
+    whatif_env_insert(env, &r);
+    return 1;
+}
+
 /* A patched template site runs its template in kvm_tmp (when the site
  * list says where kvm_tmp is): an I-TLB miss when the predicting UTLB no
  * longer holds that page, as the magic page's D-side access. */
 static void template_fetch(pv *s, whatif_env *env, uint32_t pc)
 {
     const site *t = s->have_tmp ? find_site(s, pc) : NULL;
-    if (!t || !t->patched || !template_words((enum kind)t->kind))
-        return;
-    uint32_t page = (s->tmp_base + t->off) & ~0xfffu;
-    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_ITLBVIRT,
-                   .irq = BOOKE_IRQ_ITLB_MISS, .pc = page, .addr = page};
-    if (!whatif_env_holds(env, &r)) {
-        whatif_env_insert(env, &r);
-        s->tmp_misses++;
-    }
+    if (t && t->patched && template_words((enum kind)t->kind))
+        s->tmp_misses += touch_page(env, true, s->tmp_base + t->off);
 }
 
 /* Guest instructions that replace a patched trap (the load/store, or the
@@ -915,12 +939,15 @@ static bool printing(const pv *s)
  * next word after a line's round trips). */
 static void scan_read(pv *s, whatif_env *env, uint32_t page)
 {
-    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_DTLBVIRT,
-                   .irq = BOOKE_IRQ_DTLB_MISS, .pc = page, .addr = page};
-    if (!whatif_env_holds(env, &r)) {
-        whatif_env_insert(env, &r);
-        s->scan_reads++;
-    }
+    s->scan_reads += touch_page(env, false, page);
+}
+
+/* The scan's code runs (at the start, and again after a site without
+ * space, whose kvm_alloc printed a line): its pages fetched. */
+static void scan_code(pv *s, whatif_env *env)
+{
+    for (unsigned i = 0; i < s->n_code; i++)
+        s->code_misses += touch_page(env, true, s->code_pc[i]);
 }
 
 /* kvm_patch_ins (and a template's copy) ends with flush_icache_range,
@@ -943,6 +970,7 @@ static void replay_scan(pv *s, whatif_env *env)
 {
     size_t t = 0, l = 0, line = 0, w = 0;
     double due = 0;
+    scan_code(s, env);
     for (uint64_t page = s->stext & ~0xfffu; page < s->etext; page += 4096) {
         scan_read(s, env, (uint32_t)page);
         for (;;) {
@@ -961,6 +989,7 @@ static void replay_scan(pv *s, whatif_env *env)
                 if (printing(s))
                     print_line(s, env, line, &w, &due);
                 line++;
+                scan_code(s, env);
                 scan_read(s, env, (uint32_t)page);
             }
         }
@@ -1111,10 +1140,12 @@ static void pv_report(const void *state, FILE *f)
                    "there)", (unsigned long long)s->tmp_misses);
     if (s->have_stext)
         fprintf(f, "; the scan of 0x%08x..0x%08x: %llu misses of its text "
-                   "pages, %llu iccci of flush_icache_range for %zu "
-                   "load/store/nop sites and the placed templates",
+                   "pages, %llu of its code's, %llu iccci of "
+                   "flush_icache_range for %zu load/store/nop sites and the "
+                   "placed templates",
                 (unsigned)s->stext, (unsigned)s->etext,
                 (unsigned long long)s->scan_reads,
+                (unsigned long long)s->code_misses,
                 (unsigned long long)s->scan_flushes, s->n_ls);
     if (s->template_bytes)
         fputc(')', f);

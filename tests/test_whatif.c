@@ -182,7 +182,8 @@ static void test_pv_sites_of_the_kernel_text(void)
  * with flush_icache_range's iccci (EMULINST): mfmsr and mfspr SPRG0 are
  * patched in place (1 each), mfspr PID is not (0), the wrteei 0 that finds
  * space takes a template copy and a branch (2), the one that does not
- * (a "No more space" line, console=0 here) none. */
+ * (a "No more space" line, console=0 here) none. The scan's code at
+ * 0xc0008000 is fetched at the start and after each line. */
 static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
 {
     params p;
@@ -198,7 +199,7 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
                 "0xc0000200 insn 0x7c7042a6\n" /* mfspr r3,SPRG0 */
                 "0xc0000300 insn 0x7c7002a6\n" /* mfspr r3,PID */
                 "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
-                "0xc0004000 etext\n",
+                "0xc0004000 etext\n0xc0008000 scancode\n",
                 sites, sizeof sites);
     snprintf(spec, sizeof spec, "pv:template-bytes=56:hcalls=0:sites=%s",
              sites);
@@ -206,6 +207,9 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
     CU_ASSERT_EQUAL(cnt(&g_base, EXIT_EMULINST), 0);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 1 + 1 + 2);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 4);
+    /* its code's page, fetched at the start (and again after the site
+     * without space, still held) */
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 1);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), 2); /* the last: never charged */
     /* the text needs both ends */
     write_sites("whatif_scan_sites.txt",

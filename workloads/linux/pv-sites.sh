@@ -5,8 +5,10 @@
 # text it reads word by word), "0xADDRESS KIND" for each template site
 # (KIND mtmsr, wrtee, wrteei1 or wrteei0), and "0xADDRESS insn 0xWORD" for
 # each mfmsr, mfspr/mtspr (SPRG, SRR0/1 ...) and tlbsync (`sim whatif`
-# decides which of them kvm_check_ins patches in place), and "0xADDRESS
-# kvm_tmp" (the area the templates are copied to and run in); the template
+# decides which of them kvm_check_ins patches in place), "0xADDRESS
+# kvm_tmp" (the area the templates are copied to and run in) and
+# "0xPAGE scancode" (each page of the scan's functions: kvm_use_magic_page,
+# or kvm_guest_init it is inlined into, and kvm_alloc); the template
 # code itself (kvm_template_start .. kvm_template_end) skipped, as the
 # kernel scans it. For `sim whatif --transform pv:sites=FILE`
 # (docs/whatif.md): the template area is allocated in this order, so
@@ -21,6 +23,16 @@ ts=$(sym kvm_template_start) te=$(sym kvm_template_end) tmp=$(sym kvm_tmp)
 [ -n "$start" ] && [ -n "$end" ] || { echo "pv-sites.sh: $vml: no _stext/_etext" >&2; exit 2; }
 echo "0x$start stext"
 [ -z "$tmp" ] || echo "0x$tmp kvm_tmp"
+for f in kvm_guest_init kvm_use_magic_page kvm_alloc; do
+  # one line per page the function covers
+  "$nm" -S "$vml" | awk -v s="$f" '$4 == s { print $1, $2; exit }' |
+    while read -r a n; do
+      p=$(( 0x$a & ~0xfff ))
+      while [ "$p" -lt $(( 0x$a + 0x$n )) ]; do
+        printf '0x%08x scancode\n' "$p"; p=$(( p + 4096 ))
+      done
+    done
+done
 "$objdump" -d --start-address=0x"$start" --stop-address=0x"$end" "$vml" |
   awk -v ts="$ts" -v te="$te" '
     # addresses are 8 hex digits: as strings they compare as numbers;
