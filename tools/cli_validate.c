@@ -397,6 +397,13 @@ int cli_validate(int argc, char **argv)
             return cli_report(sim_fail(SIM_ERR_IO, "validate: %s: %s (run "
                                        "from the source tree, or --cases DIR)",
                                        dir, strerror(errno)));
+        /* nothing validated is not "every case within its budget" */
+        if (n == 0) {
+            free(names);
+            return cli_report(sim_fail(SIM_ERR_USAGE, "validate: %s: no "
+                                       "*.case files (docs/validation.md)",
+                                       dir));
+        }
     } else {
         n = argc - optind;
         names = calloc((size_t)n, sizeof *names);
