@@ -299,7 +299,8 @@ static int list_cases(const char *dir, char ***names)
         v[n++] = strndup(de->d_name, len - 5);
     }
     closedir(d);
-    qsort(v, (size_t)n, sizeof *v, name_cmp);
+    if (n > 1) /* (qsort of NULL, 0 is undefined) */
+        qsort(v, (size_t)n, sizeof *v, name_cmp);
     *names = v;
     return n;
 }
