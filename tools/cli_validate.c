@@ -239,8 +239,7 @@ static sim_err case_kind(const vcase *c, vkind_fn *fn)
     if (j == N_KINDS)
         return vcase_fail(c, "kind", "unknown kind '%s' (valid: %s)", k,
                           kind_names());
-    static const char *const common[] = {"kind", "description", "requires",
-                                         NULL};
+    static const char *const common[] = {"kind", "description", NULL};
     for (unsigned i = 0; i < c->n; i++) {
         bool known = false;
         for (const char *const *q = common; *q && !known; q++)
