@@ -62,6 +62,7 @@ typedef struct site {
     uint32_t pc;
     uint8_t kind;
     bool patched;
+    uint32_t off; /* patched: its template's offset in kvm_tmp */
 } site;
 
 typedef struct pv {
@@ -78,6 +79,10 @@ typedef struct pv {
      * etext) and the load/store/nop sites it patches in place */
     uint32_t stext, etext;
     bool have_stext, have_etext;
+    /* and where kvm_tmp is (the templates run there) */
+    uint32_t tmp_base;
+    bool have_tmp;
+    uint64_t tmp_misses;
     uint32_t *ls_pc;
     size_t n_ls, cap_ls;
     uint64_t scan_reads, scan_flushes;
@@ -187,7 +192,7 @@ static sim_err add_site(pv *s, uint32_t pc, enum kind k)
         s->sites = n;
         s->cap_sites = cap;
     }
-    s->sites[s->n_sites++] = (site){pc, (uint8_t)k, 0};
+    s->sites[s->n_sites++] = (site){pc, (uint8_t)k, 0, 0};
     return SIM_OK;
 }
 
@@ -234,6 +239,11 @@ static sim_err read_sites(pv *s)
                          s->sites_file, n);
             break;
         }
+        if (!strcmp(kind, "kvm_tmp")) {
+            s->tmp_base = (uint32_t)addr;
+            s->have_tmp = true;
+            continue;
+        }
         if (!strcmp(kind, "stext") || !strcmp(kind, "etext")) {
             bool start = kind[0] == 's';
             *(start ? &s->stext : &s->etext) = (uint32_t)addr;
@@ -267,7 +277,7 @@ static sim_err read_sites(pv *s)
         if (k == K_NONE)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
                                          "wrtee, wrteei1, wrteei0, insn, "
-                                         "stext or etext",
+                                         "stext, etext or kvm_tmp",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
@@ -771,6 +781,7 @@ static void allocate_templates(pv *s)
     for (size_t i = 0; i < s->n_sites; i++) {
         uint64_t len = 4u * template_words((enum kind)s->sites[i].kind);
         if (s->used_bytes + len <= s->template_bytes) {
+            s->sites[i].off = (uint32_t)s->used_bytes;
             s->used_bytes += len;
             s->sites[i].patched = true;
         } else {
@@ -786,7 +797,7 @@ static void allocate_templates(pv *s)
     s->sorted = true;
 }
 
-static bool site_patched(const pv *s, uint32_t pc)
+static const site *find_site(const pv *s, uint32_t pc)
 {
     size_t lo = 0, hi = s->n_sites;
     while (lo < hi) {
@@ -796,7 +807,30 @@ static bool site_patched(const pv *s, uint32_t pc)
         else
             hi = mid;
     }
-    return lo < s->n_sites && s->sites[lo].pc == pc && s->sites[lo].patched;
+    return lo < s->n_sites && s->sites[lo].pc == pc ? &s->sites[lo] : NULL;
+}
+
+static bool site_patched(const pv *s, uint32_t pc)
+{
+    const site *t = find_site(s, pc);
+    return t && t->patched;
+}
+
+/* A patched template site runs its template in kvm_tmp (when the site
+ * list says where kvm_tmp is): an I-TLB miss when the predicting UTLB no
+ * longer holds that page, as the magic page's D-side access. */
+static void template_fetch(pv *s, whatif_env *env, uint32_t pc)
+{
+    const site *t = s->have_tmp ? find_site(s, pc) : NULL;
+    if (!t || !t->patched || !template_words((enum kind)t->kind))
+        return;
+    uint32_t page = (s->tmp_base + t->off) & ~0xfffu;
+    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_ITLBVIRT,
+                   .irq = BOOKE_IRQ_ITLB_MISS, .pc = page, .addr = page};
+    if (!whatif_env_holds(env, &r)) {
+        whatif_env_insert(env, &r);
+        s->tmp_misses++;
+    }
 }
 
 /* Guest instructions that replace a patched trap (the load/store, or the
@@ -828,6 +862,7 @@ static void flood_exit(pv *s, whatif_env *env, const trace_rec *r,
         whatif_env_repeat(env, r);
         s->flood_exits++;
     } else {
+        template_fetch(s, env, r->pc);
         whatif_env_run_on(env, r, (uint64_t)(patched_run(k) * cpi + 0.5),
                           k != K_NOP);
         s->flood_patched++;
@@ -1025,6 +1060,7 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
         }
     }
     (void)RUN_WRTEE_OFF;
+    template_fetch(s, env, r->pc);
     s->n[k]++;
     s->last_exit_at = now;
     x->removed = true;
@@ -1070,6 +1106,9 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->window_bytes,
                 (unsigned long long)s->flood_path_misses, s->n_path,
                 (unsigned long long)s->flood_held);
+    if (s->have_tmp)
+        fprintf(f, "; %llu I-TLB misses of kvm_tmp's pages (templates run "
+                   "there)", (unsigned long long)s->tmp_misses);
     if (s->have_stext)
         fprintf(f, "; the scan of 0x%08x..0x%08x: %llu misses of its text "
                    "pages, %llu iccci of flush_icache_range for %zu "

@@ -38,6 +38,18 @@ static void pack(const char *text)
         tracetext_pack_buf("whatif-test", text, strlen(text), g_path), SIM_OK);
 }
 
+/* A pv:sites list with the given lines under the test directory; its
+ * path into path. */
+static void write_sites(const char *name, const char *lines, char *path,
+                        size_t len)
+{
+    snprintf(path, len, "%s/%s", test_tmp_dir(), name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(lines, f);
+    fclose(f);
+}
+
 static stats g_base, g_pred;
 static table g_tb, g_tp;
 static whatif_result g_res;
@@ -142,12 +154,10 @@ static void test_pv_sites_of_the_kernel_text(void)
     quiet(&p);
     pack(pv_trace);
     char sites[600], spec[700];
-    snprintf(sites, sizeof sites, "%s/whatif_sites.txt", test_tmp_dir());
-    FILE *f = fopen(sites, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fprintf(f, "0xc0000010 mtmsr\n0xc0001040 wrteei0\n0xc0001050 wrteei1\n"
-               "0xc0001060 mtmsr\n");
-    fclose(f);
+    write_sites("whatif_sites.txt",
+                "0xc0000010 mtmsr\n0xc0001040 wrteei0\n0xc0001050 wrteei1\n"
+                "0xc0001060 mtmsr\n",
+                sites, sizeof sites);
     snprintf(spec, sizeof spec, "pv:template-bytes=128:sites=%s", sites);
     CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
     CU_ASSERT_EQUAL(g_res.removed, 3); /* sprg0, mfmsr, srr0 only */
@@ -158,9 +168,8 @@ static void test_pv_sites_of_the_kernel_text(void)
     CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
     CU_ASSERT_EQUAL(g_res.removed, 4);
     /* a malformed list names its line */
-    f = fopen(sites, "w");
-    fprintf(f, "0xc0000010 mtmsr\n0xc0001040 wrteei2\n");
-    fclose(f);
+    write_sites("whatif_sites.txt", "0xc0000010 mtmsr\n0xc0001040 wrteei2\n",
+                sites, sizeof sites);
     whatif_chain *c = NULL;
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, spec), SIM_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_sites.txt:2: kind "
@@ -183,16 +192,14 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
          "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=2000 guest=2000 flags=G,PR\n"
          "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=3000 guest=2000 flags=G,PR\n");
     char sites[600], spec[700];
-    snprintf(sites, sizeof sites, "%s/whatif_scan_sites.txt", test_tmp_dir());
-    FILE *f = fopen(sites, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fprintf(f, "0xc0000000 stext\n"
-               "0xc0000100 insn 0x7c6000a6\n"  /* mfmsr */
-               "0xc0000200 insn 0x7c7042a6\n"  /* mfspr r3,SPRG0 */
-               "0xc0000300 insn 0x7c7002a6\n"  /* mfspr r3,PID */
-               "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
-               "0xc0004000 etext\n");
-    fclose(f);
+    write_sites("whatif_scan_sites.txt",
+                "0xc0000000 stext\n"
+                "0xc0000100 insn 0x7c6000a6\n" /* mfmsr */
+                "0xc0000200 insn 0x7c7042a6\n" /* mfspr r3,SPRG0 */
+                "0xc0000300 insn 0x7c7002a6\n" /* mfspr r3,PID */
+                "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
+                "0xc0004000 etext\n",
+                sites, sizeof sites);
     snprintf(spec, sizeof spec, "pv:template-bytes=56:hcalls=0:sites=%s",
              sites);
     CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
@@ -201,12 +208,41 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 4);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), 2); /* the last: never charged */
     /* the text needs both ends */
-    f = fopen(sites, "w");
-    fprintf(f, "0xc0000000 stext\n0xc0001000 wrteei0\n");
-    fclose(f);
+    write_sites("whatif_scan_sites.txt",
+                "0xc0000000 stext\n0xc0001000 wrteei0\n", sites,
+                sizeof sites);
     whatif_chain *c = NULL;
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, spec), SIM_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "'stext' line"));
+}
+
+/* With kvm_tmp's address in the site list, a patched template site runs
+ * its template there: an I-TLB miss of that page unless the predicting
+ * UTLB holds it. Two wrteei 0 templates of 56 bytes from 0xc0100ff0: A's
+ * in page 0xc0100000, B's (offset 56) in 0xc0101000; A, B, A: 2 misses. */
+static void test_pv_templates_run_in_kvm_tmp(void)
+{
+    params p;
+    quiet(&p);
+    pack(HEAD
+         "exit EMUL_WRTEE irq=6 pc=0xc0001000 inst=0x7c000146 tb=1000 guest=2000 flags=G\n"
+         "exit EMUL_WRTEE irq=6 pc=0xc0001100 inst=0x7c000146 tb=2000 guest=2000 flags=G\n"
+         "exit EMUL_WRTEE irq=6 pc=0xc0001000 inst=0x7c000146 tb=3000 guest=2000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=4000 guest=2000 flags=G,PR\n");
+    char sites[600], spec[700];
+    write_sites("whatif_tmp_sites.txt",
+                "0xc0001000 wrteei0\n0xc0001100 wrteei0\n0xc0100ff0 kvm_tmp\n",
+                sites, sizeof sites);
+    snprintf(spec, sizeof spec, "pv:template-bytes=112:hcalls=0:sites=%s",
+             sites);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_WRTEE), 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 2);
+    /* without the address: no template page is fetched */
+    write_sites("whatif_tmp_sites.txt", "0xc0001000 wrteei0\n0xc0001100 wrteei0\n",
+                sites, sizeof sites);
+    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 0);
 }
 
 static void test_identity_predicts_the_baseline(void)
@@ -471,11 +507,7 @@ static void flood_run(const char *site_lines, unsigned *mfmsr,
 #undef FLOOD_REC
     pack(flood_trace);
     char sites[600], spec[700];
-    snprintf(sites, sizeof sites, "%s/whatif_flood_sites.txt", test_tmp_dir());
-    FILE *f = fopen(sites, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(site_lines, f);
-    fclose(f);
+    write_sites("whatif_flood_sites.txt", site_lines, sites, sizeof sites);
     snprintf(spec, sizeof spec,
              "pv:template-bytes=56:console=1:sites=%s,tlb-slots:8",
              sites);
@@ -662,6 +694,7 @@ static CU_TestInfo tests[] = {
     {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},
     {"pv scan reads the text, flushes each patch",
      test_pv_scan_reads_the_text_and_flushes_each_patch},
+    {"pv templates run in kvm_tmp", test_pv_templates_run_in_kvm_tmp},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},

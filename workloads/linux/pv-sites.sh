@@ -5,7 +5,8 @@
 # text it reads word by word), "0xADDRESS KIND" for each template site
 # (KIND mtmsr, wrtee, wrteei1 or wrteei0), and "0xADDRESS insn 0xWORD" for
 # each mfmsr, mfspr/mtspr (SPRG, SRR0/1 ...) and tlbsync (`sim whatif`
-# decides which of them kvm_check_ins patches in place); the template
+# decides which of them kvm_check_ins patches in place), and "0xADDRESS
+# kvm_tmp" (the area the templates are copied to and run in); the template
 # code itself (kvm_template_start .. kvm_template_end) skipped, as the
 # kernel scans it. For `sim whatif --transform pv:sites=FILE`
 # (docs/whatif.md): the template area is allocated in this order, so
@@ -16,9 +17,10 @@ vml=$1
 nm=powerpc-linux-gnu-nm objdump=powerpc-linux-gnu-objdump
 sym() { "$nm" "$vml" | awk -v s="$1" '$3 == s { print $1; exit }'; }
 start=$(sym _stext) end=$(sym _etext)
-ts=$(sym kvm_template_start) te=$(sym kvm_template_end)
+ts=$(sym kvm_template_start) te=$(sym kvm_template_end) tmp=$(sym kvm_tmp)
 [ -n "$start" ] && [ -n "$end" ] || { echo "pv-sites.sh: $vml: no _stext/_etext" >&2; exit 2; }
 echo "0x$start stext"
+[ -z "$tmp" ] || echo "0x$tmp kvm_tmp"
 "$objdump" -d --start-address=0x"$start" --stop-address=0x"$end" "$vml" |
   awk -v ts="$ts" -v te="$te" '
     # addresses are 8 hex digits: as strings they compare as numbers;
