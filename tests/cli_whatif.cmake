@@ -106,3 +106,6 @@ validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
 sim_cli_test(validate_truncated_measured 2
   "~table_truncated.txt:17: the rows add up to 54453 usec, but line 5 gives a traced duration of 55931"
   validate truncmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a directory without cases validates nothing: not exit 0
+sim_cli_test(validate_no_cases 2 "~params: no \\*.case files"
+  validate --cases ${CMAKE_SOURCE_DIR}/tests/data/params)

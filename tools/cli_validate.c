@@ -239,8 +239,7 @@ static sim_err case_kind(const vcase *c, vkind_fn *fn)
     if (j == N_KINDS)
         return vcase_fail(c, "kind", "unknown kind '%s' (valid: %s)", k,
                           kind_names());
-    static const char *const common[] = {"kind", "description", "requires",
-                                         NULL};
+    static const char *const common[] = {"kind", "description", NULL};
     for (unsigned i = 0; i < c->n; i++) {
         bool known = false;
         for (const char *const *q = common; *q && !known; q++)
@@ -299,7 +298,8 @@ static int list_cases(const char *dir, char ***names)
         v[n++] = strndup(de->d_name, len - 5);
     }
     closedir(d);
-    qsort(v, (size_t)n, sizeof *v, name_cmp);
+    if (n > 1) /* (qsort of NULL, 0 is undefined) */
+        qsort(v, (size_t)n, sizeof *v, name_cmp);
     *names = v;
     return n;
 }
@@ -397,6 +397,13 @@ int cli_validate(int argc, char **argv)
             return cli_report(sim_fail(SIM_ERR_IO, "validate: %s: %s (run "
                                        "from the source tree, or --cases DIR)",
                                        dir, strerror(errno)));
+        /* nothing validated is not "every case within its budget" */
+        if (n == 0) {
+            free(names);
+            return cli_report(sim_fail(SIM_ERR_USAGE, "validate: %s: no "
+                                       "*.case files (docs/validation.md)",
+                                       dir));
+        }
     } else {
         n = argc - optind;
         names = calloc((size_t)n, sizeof *names);

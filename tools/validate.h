@@ -58,7 +58,7 @@ typedef sim_err (*vkind_fn)(vcase *c, vstatus *st, char *verdict,
  * file path); returns its exit code, or -1 if it could not run. */
 int validate_run_self(const char *log, const char *const *argv);
 
-/* Kinds, and the keys each reads besides kind, description and requires
+/* Kinds, and the keys each reads besides kind and description
  * (NULL-terminated): any other key in a case file is refused, so a
  * misspelt budget cannot silently fall back to its default. */
 sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,

@@ -31,7 +31,7 @@ const char *const validate_whatif_keys[] = {
     "calibrate.table", "transform",       "transform.sites", "measured.table",
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
-    "budget.count",    NULL,
+    "budget.count",    "requires",        NULL,
 };
 
 /* "a b c" -> argv (in place in buf). */
