@@ -102,6 +102,7 @@ validate_refuses(missmeas "6: measured.table = ../no-such-table.txt: No such fil
 validate_refuses(seedwrap "8: seeds = 2, baseline.seed = 4294967295")
 validate_refuses(badset "7: set: .*unknown parameter 'hots_irq_hz'")
 validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
+validate_refuses(foldrow "8: budget.counts: 'EMUL_MTMSR' is folded into EMULINST")
 # a measured table cut at a line boundary: its own file and line
 sim_cli_test(validate_truncated_measured 2
   "~table_truncated.txt:17: the rows add up to 54453 usec, but line 5 gives a traced duration of 55931"
@@ -109,3 +110,5 @@ sim_cli_test(validate_truncated_measured 2
 # a directory without cases validates nothing: not exit 0
 sim_cli_test(validate_no_cases 2 "~params: no \\*.case files"
   validate --cases ${CMAKE_SOURCE_DIR}/tests/data/params)
+sim_cli_test(validate_counts_every_row 0 "~counts of HALT, EMULINST: 2 of 2 within"
+  validate countall --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
