@@ -112,3 +112,6 @@ sim_cli_test(validate_no_cases 2 "~params: no \\*.case files"
   validate --cases ${CMAKE_SOURCE_DIR}/tests/data/params)
 sim_cli_test(validate_counts_every_row 0 "~counts of HALT, EMULINST: 2 of 2 within"
   validate countall --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# --plot DIR/ wrote DIR/.png and DIR/.svg (hidden files): a base name only
+sim_cli_test(whatif_plot_directory 2 "~--plot './': expected a base name"
+  whatif @cost_mix.bin --transform pv --plot ./)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_plotcmp.h"
@@ -137,10 +138,19 @@ int cli_whatif(int argc, char **argv)
     /* every output checked before the work (model/outfile); --plot is the
      * base of BASE.png and BASE.svg */
     int bad = cli_check_output_of(out, path);
-    if (!bad && plot) {
-        char png[4096];
-        snprintf(png, sizeof png, "%s.png", plot);
-        bad = cli_check_output(png);
+    struct stat pst;
+    size_t plen = plot ? strlen(plot) : 0;
+    /* a directory is no base name: "DIR/" wrote DIR/.png and DIR/.svg */
+    if (!bad && plot &&
+        (!plen || plot[plen - 1] == '/' ||
+         (stat(plot, &pst) == 0 && S_ISDIR(pst.st_mode))))
+        return cli_usage_error("whatif", "--plot '%s': expected a base name "
+                                         "(FILE gives FILE.png and FILE.svg), "
+                                         "not a directory", plot);
+    for (int k = 0; !bad && plot && k < 2; k++) {
+        char pic[4096];
+        snprintf(pic, sizeof pic, "%s.%s", plot, k ? "svg" : "png");
+        bad = cli_check_output(pic);
     }
     if (bad)
         return bad;
