@@ -202,7 +202,8 @@ static sim_err add_site(pv *s, uint32_t pc, enum kind k)
 
 static enum kind classify(const pv *s, uint32_t inst);
 
-/* sites=FILE: "0xADDRESS KIND" per line (workloads/linux/pv-sites.sh). */
+/* sites=FILE: "0xADDRESS KIND" or "0xADDRESS insn 0xWORD" per line
+ * (workloads/linux/pv-sites.sh; docs/whatif.md "pv"). */
 static sim_err read_sites(pv *s)
 {
     FILE *f = fopen(s->sites_file, "r");
