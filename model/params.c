@@ -212,6 +212,7 @@ typedef struct ini_ctx {
     int failed; /* first error recorded; later lines ignored */
     sim_err err;
     char msg[512];
+    bool seen[PARAM__COUNT]; /* each parameter once per file */
 } ini_ctx;
 
 /* inih (Debian's build) gives the handler no line number; returning 0 makes
@@ -249,6 +250,17 @@ static int params_ini_line(void *user, const char *section, const char *name,
         snprintf(c->msg, sizeof c->msg, "%s", strncmp(m, "@: ", 3) ? m : m + 3);
         return 0;
     }
+    /* a second value (a repeated line, or inih's continuation of an
+     * indented line) would silently replace the first */
+    if (c->seen[id]) {
+        c->failed = 1;
+        c->err = SIM_ERR_FORMAT;
+        snprintf(c->msg, sizeof c->msg,
+                 "%s given twice (a parameter file sets each once; an "
+                 "indented line continues the one before)", name);
+        return 0;
+    }
+    c->seen[id] = true;
     c->p->origin[id] = PO_FILE;
     return 1;
 }
@@ -357,7 +369,8 @@ void params_write_doc(FILE *f)
         "\n"
         "Override with an INI file (`--params P`, lines `name = value`, `;` "
         "or\n"
-        "`#` comments, no sections, values may end in k/M/G) or with\n"
+        "`#` comments, no sections, each parameter once, values may end in\n"
+        "k/M/G) or with\n"
         "`--set name=value`; `sim params show` prints the resolved values.\n"
         "\n"
         "| name | default | unit | range | source of the default | meaning |\n"

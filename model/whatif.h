@@ -87,6 +87,10 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec);
 /* An exit that repeats a record of the trace (its guest run as the trace
  * gives it, priced by the predicting model like any trace record). */
 void whatif_env_repeat(whatif_env *env, const trace_rec *rec);
+/* Whether the predicting model's UTLB holds the page of a VIRT miss
+ * record (ITLBVIRT/DTLBVIRT: its shadow entry), i.e. whether repeating or
+ * inserting that miss now would not trap. */
+bool whatif_env_holds(whatif_env *env, const trace_rec *rec);
 /* A record of the trace that no longer traps when repeated (a patched
  * instruction): its guest run plus guest_extra cycles go to the guest,
  * and a magic-page access maps the page again (DTLBPV) when its shadow
@@ -135,8 +139,10 @@ typedef struct whatif_result {
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
                                         TLB held (kept as workload-driven) */
-    uint64_t timed_trace, timed_pred; /* DEC+EXTINT (SIGNAL on the SystemC
-                                         platform): trace, predicted */
+    uint64_t timed_trace, timed_pred; /* DEC+EXTINT: the trace's, the
+                                         prediction's; on the SystemC
+                                         platform DEC+EXTINT+SIGNAL made by
+                                         the platform: baseline, predicted */
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p

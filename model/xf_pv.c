@@ -10,7 +10,11 @@
  * into the next round-robin slot, like any shadow entry. Templates come
  * from a fixed area (kvm_tmp, 64 KiB in 6.1) in the order the kernel scans
  * its text (ascending address); a site that does not fit keeps trapping
- * ("KVM: No more space"). */
+ * ("KVM: No more space", printed per line and per byte as the trace's
+ * console printed its lines). Given the text, the scan's own exits too:
+ * a D-TLB miss per text page, an iccci per flush_icache_range. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +39,10 @@
 #define SKIP_BYTES   32
 #define WINDOW_BYTES 64
 #define WINDOW_MAX   8192
+#define GAP_MID_MAX  64      /* exits of a gap kept for the window */
+/* iccci 0,r3: flush_icache_range on 44x invalidates the whole I-cache */
+#define ICCCI_WORD   0x7c001f8cu
+#define LINE_REC_MAX 65536   /* per-line exits captured, at most */
 
 #define SPR_SRR0  26
 #define SPR_SRR1  27
@@ -54,6 +62,7 @@ typedef struct site {
     uint32_t pc;
     uint8_t kind;
     bool patched;
+    uint32_t off; /* patched: its template's offset in kvm_tmp */
 } site;
 
 typedef struct pv {
@@ -66,25 +75,66 @@ typedef struct pv {
     bool sorted;
     uint64_t used_bytes, unpatched_sites;
     char *sites_file;  /* sites=FILE: the kernel text's template sites */
+    /* and, when the file gives them, the text the scan reads (stext,
+     * etext) and the load/store/nop sites it patches in place */
+    uint32_t stext, etext;
+    bool have_stext, have_etext;
+    /* and where kvm_tmp is (the templates run there), and the scan's own
+     * code (kvm_use_magic_page's loop, kvm_alloc) */
+    uint32_t tmp_base;
+    bool have_tmp;
+    uint64_t tmp_misses;
+    uint32_t code_pc[8];
+    unsigned n_code;
+    uint64_t code_misses;
+    uint32_t *ls_pc;
+    size_t n_ls, cap_ls;
+    uint64_t scan_reads, scan_flushes;
     bool console;      /* console=1: the "No more space" lines printed */
-    /* the trace's UART traffic (prescan): MMIO exits in the busiest MMIO
-     * page, those at its offset 0 (the data register: one per byte), and
-     * the first few of its records to replay for the printed lines */
+    /* the trace's UART traffic (first pass): MMIO exits by page, and in
+     * each page the addresses stored to and read, and how often */
     struct mmio_page {
         uint32_t page;
         uint64_t exits;
-        uint32_t st_addr[8];  /* addresses stored to, and how often */
-        uint64_t st_count[8];
+        uint32_t st_addr[8], ld_addr[8];
+        uint64_t st_count[8], ld_count[8];
     } mmio[8];
-    uint64_t flood_bytes, flood_exits, flood_patched;
+    uint64_t flood_bytes, flood_exits, flood_patched, flood_line_exits;
     /* the lines, in the order kvm_alloc prints them: the unplaced site's
      * address (where the scan is) and the line's length in bytes */
     uint32_t *line_pc, *line_len;
     size_t n_lines;
-    /* second pass: the exits of the trace while its console wrote
-     * WINDOW_BYTES bytes (after SKIP_BYTES), the printing's own exit mix */
+    /* the console (busiest MMIO page): its data register (stored to most)
+     * and status register (read most; has_status) */
     unsigned pass;
-    uint32_t data_reg;
+    uint32_t con_page, data_reg, status_reg;
+    bool has_status;
+    /* passes 1 and 2 follow the console's lines: the exits since its last
+     * access (time-driven ones aside), and whether one is an emulated
+     * instruction (then the next access starts a line) */
+    uint64_t gap_n;
+    bool gap_emul, con_seen;
+    /* pass 1: each line's gap (exits before it); gap_limit, their median */
+    uint32_t *gaps;
+    size_t n_gaps, cap_gaps;
+    uint64_t gap_limit;
+    /* pass 2: the gap in progress (up to gap_buf_max), the per-line exits
+     * of the lines whose gap is at most the median (line_rec, each line's
+     * from line_at[k]), and the per-byte window: what the console did
+     * while it wrote WINDOW_BYTES bytes after SKIP_BYTES, the gaps
+     * between lines left out */
+    trace_rec *gap_buf;
+    size_t n_gap_buf, cap_gap_buf, gap_buf_max;
+    trace_rec *line_rec;
+    size_t n_line_rec, cap_line_rec;
+    size_t *line_at;
+    size_t n_line_at, cap_line_at;
+    bool line_captured;
+    /* after pass 2: the printing path's pages, the VIRT misses seen in at
+     * least two captured lines (one record each) */
+    trace_rec *path;
+    size_t n_path;
+    uint64_t flood_path_misses, flood_held;
     uint64_t stores_seen;
     trace_rec *window;
     size_t n_window, cap_window;
@@ -100,9 +150,15 @@ typedef struct pv {
 static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
                        uint64_t hi, uint64_t *out)
 {
-    char *end;
-    unsigned long long x = v && *v && *v != '-' ? strtoull(v, &end, 0) : 0;
-    if (!v || !*v || *v == '-' || *end || x < lo || x > hi)
+    /* decimal, or hex after 0x; digits first (strtoull alone takes " 5",
+     * "+5", wraps "-1" and reads "010" as octal 8) */
+    char *end = NULL;
+    unsigned long long x = 0;
+    bool hex = v && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const char *d = v ? v + (hex ? 2 : 0) : NULL;
+    if (d && (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
+        x = strtoull(d, &end, hex ? 16 : 10);
+    if (!end || *end || x < lo || x > hi)
         return sim_fail(SIM_ERR_USAGE,
                         "whatif: pv:%s=%s: expected a whole number in "
                         "%llu..%llu", name, v ? v : "",
@@ -117,7 +173,13 @@ static void pv_free(void *state)
     if (s) {
         free(s->sites);
         free(s->sites_file);
+        free(s->ls_pc);
         free(s->window);
+        free(s->gaps);
+        free(s->gap_buf);
+        free(s->line_rec);
+        free(s->line_at);
+        free(s->path);
         free(s->line_pc);
         free(s->line_len);
     }
@@ -134,17 +196,20 @@ static sim_err add_site(pv *s, uint32_t pc, enum kind k)
         s->sites = n;
         s->cap_sites = cap;
     }
-    s->sites[s->n_sites++] = (site){pc, (uint8_t)k, 0};
+    s->sites[s->n_sites++] = (site){pc, (uint8_t)k, 0, 0};
     return SIM_OK;
 }
 
-/* sites=FILE: "0xADDRESS KIND" per line (workloads/linux/pv-sites.sh). */
+static enum kind classify(const pv *s, uint32_t inst);
+
+/* sites=FILE: "0xADDRESS KIND" or "0xADDRESS insn 0xWORD" per line
+ * (workloads/linux/pv-sites.sh; docs/whatif.md "pv"). */
 static sim_err read_sites(pv *s)
 {
     FILE *f = fopen(s->sites_file, "r");
     if (!f)
-        return sim_fail(SIM_ERR_IO, "whatif: pv:sites=%s: cannot open",
-                        s->sites_file);
+        return sim_fail(SIM_ERR_IO, "whatif: pv:sites=%s: cannot open: %s",
+                        s->sites_file, strerror(errno));
     char line[256];
     unsigned n = 0;
     sim_err e = SIM_OK;
@@ -152,12 +217,71 @@ static sim_err read_sites(pv *s)
         n++;
         char kind[32];
         unsigned long addr;
+        int used = 0;
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        if (sscanf(line, "%lx %31s", &addr, kind) != 2 || addr > UINT32_MAX) {
+        /* the whole line: an address, a kind, nothing after them */
+        if (!strchr(line, '\n') && !feof(f)) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: line longer than %zu bytes",
+                         s->sites_file, n, sizeof line - 2);
+            break;
+        }
+        if (sscanf(line, " %lx %31s %n", &addr, kind, &used) != 2 ||
+            addr > UINT32_MAX || line[strspn(line, " \t")] == '-') {
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND'",
                          s->sites_file, n);
             break;
+        }
+        unsigned long word = 0;
+        int wused = 0;
+        if (!strcmp(kind, "insn") &&
+            (sscanf(line + used, "%lx %n", &word, &wused) != 1 ||
+             word > UINT32_MAX || line[used] == '-'))
+            wused = -1;
+        if (wused < 0 || line[used + wused]) {
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND' "
+                                         "or '0xADDRESS insn 0xWORD'",
+                         s->sites_file, n);
+            break;
+        }
+        if (!strcmp(kind, "scancode")) {
+            if (s->n_code == 8) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: more than 8 'scancode' "
+                                             "lines", s->sites_file, n);
+                break;
+            }
+            s->code_pc[s->n_code++] = (uint32_t)addr;
+            continue;
+        }
+        if (!strcmp(kind, "kvm_tmp")) {
+            s->tmp_base = (uint32_t)addr;
+            s->have_tmp = true;
+            continue;
+        }
+        if (!strcmp(kind, "stext") || !strcmp(kind, "etext")) {
+            bool start = kind[0] == 's';
+            *(start ? &s->stext : &s->etext) = (uint32_t)addr;
+            *(start ? &s->have_stext : &s->have_etext) = true;
+            continue;
+        }
+        if (!strcmp(kind, "insn")) {
+            /* an instruction patched in place (lwz, stw, nop), or one the
+             * kernel leaves alone; the template kinds have their lines */
+            enum kind c = classify(s, (uint32_t)word);
+            if (c != K_LOAD && c != K_STORE && c != K_NOP)
+                continue;
+            if (s->n_ls == s->cap_ls) {
+                size_t cap = s->cap_ls ? 2 * s->cap_ls : 256;
+                uint32_t *g = realloc(s->ls_pc, cap * sizeof *g);
+                if (!g) {
+                    e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+                    break;
+                }
+                s->ls_pc = g;
+                s->cap_ls = cap;
+            }
+            s->ls_pc[s->n_ls++] = (uint32_t)addr;
+            continue;
         }
         enum kind k = !strcmp(kind, "mtmsr")     ? K_MTMSR
                       : !strcmp(kind, "wrtee")   ? K_WRTEE
@@ -166,12 +290,28 @@ static sim_err read_sites(pv *s)
                                                  : K_NONE;
         if (k == K_NONE)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
-                                         "wrtee, wrteei1 or wrteei0",
+                                         "wrtee, wrteei1, wrteei0, insn, "
+                                         "stext, etext, kvm_tmp or "
+                                         "scancode",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
     }
+    if (e == SIM_OK && ferror(f))
+        e = sim_fail(SIM_ERR_IO, "%s: read error", s->sites_file);
     fclose(f);
+    if (e == SIM_OK && (s->have_stext != s->have_etext ||
+                        (s->have_stext && s->stext >= s->etext)))
+        e = sim_fail(SIM_ERR_FORMAT, "%s: the text needs one 'stext' line "
+                                     "and one 'etext' line above it",
+                     s->sites_file);
+    /* a kernel always has template sites: an empty list is a failed
+     * listing (pv-sites.sh on a stripped or wrong image), not "none" */
+    if (e == SIM_OK && s->n_sites == 0)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: no template sites (expected "
+                                     "'0xADDRESS KIND' lines, as "
+                                     "workloads/linux/pv-sites.sh lists them)",
+                     s->sites_file);
     return e;
 }
 
@@ -182,15 +322,37 @@ static sim_err pv_parse(void **state, const char *opts)
         return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
     s->hcalls = 1;
     sim_err e = SIM_OK;
-    char *copy = opts ? strdup(opts) : NULL, *save = NULL;
-    for (char *tok = copy ? strtok_r(copy, ":", &save) : NULL;
-         tok && e == SIM_OK; tok = strtok_r(NULL, ":", &save)) {
+    char *copy = opts ? strdup(opts) : NULL;
+    if (opts && !copy)
+        e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+    static const char *const names[] = {"template-bytes", "hcalls", "sprg7",
+                                        "sites", "console"};
+    bool seen[sizeof names / sizeof names[0]] = {0};
+    /* "pv:" and "a::b" are empty options, refused like any other mistake */
+    for (char *tok = copy, *next; tok && e == SIM_OK; tok = next) {
+        next = strchr(tok, ':');
+        if (next)
+            *next++ = '\0';
         char *eq = strchr(tok, '=');
         const char *v = eq ? eq + 1 : NULL;
         if (eq)
             *eq = '\0';
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (!strcmp(tok, names[i])) {
+                if (seen[i])
+                    e = sim_fail(SIM_ERR_USAGE, "whatif: pv:%s given twice",
+                                 tok);
+                seen[i] = true;
+            }
         uint64_t x = 0;
-        if (!strcmp(tok, "template-bytes")) {
+        if (e != SIM_OK)
+            break;
+        if (!*tok)
+            e = sim_fail(SIM_ERR_USAGE,
+                         "whatif: pv: an empty option in '%s' (valid: "
+                         "template-bytes=N, hcalls=N, sprg7=0|1, sites=FILE, "
+                         "console=0|1)", opts);
+        else if (!strcmp(tok, "template-bytes")) {
             e = opt_u64(tok, v, 4, 1ull << 30, &x);
             s->template_bytes = x;
         } else if (!strcmp(tok, "hcalls")) {
@@ -202,9 +364,13 @@ static sim_err pv_parse(void **state, const char *opts)
         } else if (!strcmp(tok, "console")) {
             e = opt_u64(tok, v, 0, 1, &x);
             s->console = x != 0;
-        } else if (!strcmp(tok, "sites") && v && *v) {
-            free(s->sites_file);
-            s->sites_file = strdup(v);
+        } else if (!strcmp(tok, "sites")) {
+            if (!v || !*v)
+                e = sim_fail(SIM_ERR_USAGE, "whatif: pv:sites=: expected "
+                                            "FILE, the kernel text's template "
+                                            "sites");
+            else if (!(s->sites_file = strdup(v)))
+                e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
         } else
             e = sim_fail(SIM_ERR_USAGE,
                          "whatif: unknown pv option '%s' (valid: "
@@ -291,8 +457,19 @@ static bool is_store(uint32_t inst)
                         xo == 407 || xo == 439 || xo == 662 || xo == 918);
 }
 
+/* One address of an MMIO page counted (the first 8 seen). */
+static void count_addr(uint32_t *addr, uint64_t *count, uint32_t a)
+{
+    for (unsigned k = 0; k < 8; k++)
+        if (!count[k] || addr[k] == a) {
+            addr[k] = a;
+            count[k]++;
+            return;
+        }
+}
+
 /* MMIO exits by page (the first 8 pages seen; a console is among them),
- * with the addresses stored to in each. */
+ * with the addresses stored to and read in each. */
 static void count_mmio(pv *s, const trace_rec *r)
 {
     uint32_t page = r->addr & ~0xfffu;
@@ -303,16 +480,12 @@ static void count_mmio(pv *s, const trace_rec *r)
         m->page = page;
         m->exits++;
         if (is_store(r->inst))
-            for (unsigned k = 0; k < 8; k++)
-                if (!m->st_count[k] || m->st_addr[k] == r->addr) {
-                    m->st_addr[k] = r->addr;
-                    m->st_count[k]++;
-                    break;
-                }
+            count_addr(m->st_addr, m->st_count, r->addr);
+        else
+            count_addr(m->ld_addr, m->ld_count, r->addr);
         return;
     }
 }
-
 
 static bool site_patched(const pv *s, uint32_t pc);
 
@@ -333,34 +506,124 @@ static enum kind patched_at(const pv *s, const trace_rec *r, uint32_t scan)
     return k;
 }
 
-static void capture(pv *s, const trace_rec *r)
+/* Appends n records to a growable array (false: out of memory). */
+static bool push_recs(trace_rec **a, size_t *n, size_t *cap,
+                      const trace_rec *r, size_t k)
 {
-    if (s->window_bytes >= WINDOW_BYTES)
-        return;
-    bool data = r->type == EXIT_MMIO && r->addr == s->data_reg &&
-                is_store(r->inst);
-    if (s->stores_seen >= SKIP_BYTES &&
-        !(exit_flags((exit_type)r->type) & EXF_TIMED) &&
-        s->n_window < WINDOW_MAX) {
-        if (s->n_window == s->cap_window) {
-            size_t cap = s->cap_window ? 2 * s->cap_window : 256;
-            trace_rec *w = realloc(s->window, cap * sizeof *w);
-            if (!w)
-                return;
-            s->window = w;
-            s->cap_window = cap;
-        }
-        s->window[s->n_window++] = *r;
+    if (!k)
+        return true;
+    if (*n + k > *cap) {
+        size_t c = *cap ? *cap : 256;
+        while (c < *n + k)
+            c *= 2;
+        trace_rec *g = realloc(*a, c * sizeof *g);
+        if (!g)
+            return false;
+        *a = g;
+        *cap = c;
     }
-    if (data && s->stores_seen++ >= SKIP_BYTES)
+    memcpy(*a + *n, r, k * sizeof *r);
+    *n += k;
+    return true;
+}
+
+static bool in_window(const pv *s)
+{
+    return s->stores_seen >= SKIP_BYTES && s->window_bytes < WINDOW_BYTES &&
+           s->n_window < WINDOW_MAX;
+}
+
+/* Passes 1 and 2: the console's output as lines. A console driver writes
+ * a line (one printk record) in one call, a loop of status polls and data
+ * stores with no privileged instruction in it; between two lines the
+ * kernel runs printk, the console lock and the interrupt save/restore
+ * around the driver call, emulated instructions on a 440 guest. So a
+ * console access after exits that include an emulated instruction starts
+ * a line, and the exits since the last access are its gap: the per-line
+ * work (and whatever else the kernel did in between). Exits between
+ * accesses without an emulated instruction (the loop's own TLB refills)
+ * belong to the bytes. */
+static void follow_console(pv *s, const trace_rec *r)
+{
+    if (exit_flags((exit_type)r->type) & EXF_TIMED)
+        return;
+    if (r->type != EXIT_MMIO || (r->addr & ~0xfffu) != s->con_page) {
+        s->gap_n++;
+        s->gap_emul |= kernel_emul(r);
+        if (s->pass == 2 && s->n_gap_buf < s->gap_buf_max &&
+            !push_recs(&s->gap_buf, &s->n_gap_buf, &s->cap_gap_buf, r, 1))
+            s->gap_buf_max = 0; /* out of memory: a shorter capture */
+        return;
+    }
+    /* the first access starts a line too, but what came before it was
+     * not printing: no gap */
+    bool first = !s->con_seen, line = first || s->gap_emul;
+    s->con_seen = true;
+    if (first)
+        s->line_captured = false;
+    else if (s->pass == 1 && line) {
+        if (s->n_gaps == s->cap_gaps) {
+            size_t cap = s->cap_gaps ? 2 * s->cap_gaps : 256;
+            uint32_t *g = realloc(s->gaps, cap * sizeof *g);
+            if (g) {
+                s->gaps = g;
+                s->cap_gaps = cap;
+            }
+        }
+        if (s->n_gaps < s->cap_gaps)
+            s->gaps[s->n_gaps++] =
+                (uint32_t)(s->gap_n < UINT32_MAX ? s->gap_n : UINT32_MAX);
+    } else if (s->pass == 2 && line) {
+        /* a line whose gap is at most the median: its gap is per-line */
+        s->line_captured = s->gap_n <= s->gap_limit &&
+                           s->n_line_rec + s->n_gap_buf <= LINE_REC_MAX;
+        if (s->line_captured && s->n_line_at == s->cap_line_at) {
+            size_t cap = s->cap_line_at ? 2 * s->cap_line_at : 64;
+            size_t *g = realloc(s->line_at, cap * sizeof *g);
+            if (g) {
+                s->line_at = g;
+                s->cap_line_at = cap;
+            }
+        }
+        s->line_captured = s->line_captured &&
+                           s->n_line_at < s->cap_line_at &&
+                           push_recs(&s->line_rec, &s->n_line_rec,
+                                     &s->cap_line_rec, s->gap_buf,
+                                     s->n_gap_buf);
+        if (s->line_captured)
+            s->line_at[s->n_line_at++] = s->n_line_rec - s->n_gap_buf;
+    } else if (s->pass == 2 && in_window(s) &&
+               !push_recs(&s->window, &s->n_window, &s->cap_window,
+                          s->gap_buf, s->n_gap_buf))
+        s->n_window = 0;
+    s->gap_n = 0;
+    s->gap_emul = false;
+    s->n_gap_buf = 0;
+    if (s->pass != 2)
+        return;
+    /* the access: a data store or status poll goes with the bytes; any
+     * other register of the console (an interrupt-enable saved and
+     * restored around the line) with the line */
+    bool data = r->addr == s->data_reg && is_store(r->inst);
+    bool per_byte = r->addr == s->data_reg ||
+                    (s->has_status && r->addr == s->status_reg);
+    if (!per_byte) {
+        if (s->line_captured &&
+            !push_recs(&s->line_rec, &s->n_line_rec, &s->cap_line_rec, r, 1))
+            s->line_captured = false;
+    } else if (in_window(s) &&
+               !push_recs(&s->window, &s->n_window, &s->cap_window, r, 1))
+        s->n_window = 0;
+    if (data && s->stores_seen++ >= SKIP_BYTES &&
+        s->window_bytes < WINDOW_BYTES)
         s->window_bytes++;
 }
 
 static void pv_prescan(void *state, const trace_rec *r)
 {
     pv *s = state;
-    if (s->pass == 1) {
-        capture(s, r);
+    if (s->pass > 0) {
+        follow_console(s, r);
         return;
     }
     if (s->console && r->type == EXIT_MMIO)
@@ -373,25 +636,105 @@ static void pv_prescan(void *state, const trace_rec *r)
         sim_clear_error(); /* a site short: reported by the counts */
 }
 
-/* The console: the busiest MMIO page (MMIO exits) and its data register,
- * the address stored to most in it (one store per byte). */
-static bool console_reg(const pv *s, uint32_t *reg)
+/* The console: the busiest MMIO page (MMIO exits), its data register
+ * (the address stored to most: one store per byte) and its status
+ * register (the address read most: the driver polls it before a byte). */
+static bool find_console(pv *s)
 {
     const struct mmio_page *u = &s->mmio[0];
     for (unsigned i = 1; i < 8; i++)
         if (s->mmio[i].exits > u->exits)
             u = &s->mmio[i];
-    uint64_t best = 0;
-    for (unsigned k = 0; k < 8; k++)
+    uint64_t best = 0, best_ld = 0;
+    for (unsigned k = 0; k < 8; k++) {
         if (u->st_count[k] > best) {
             best = u->st_count[k];
-            *reg = u->st_addr[k];
+            s->data_reg = u->st_addr[k];
         }
+        if (u->ld_count[k] > best_ld) {
+            best_ld = u->ld_count[k];
+            s->status_reg = u->ld_addr[k];
+        }
+    }
+    s->con_page = u->page;
+    s->has_status = best_ld > 0;
     return best > SKIP_BYTES;
 }
 
-/* After the first pass with console=1: the data register is known, a
- * second pass captures the exits around the console's output. */
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A VIRT miss's page, as the UTLB searches it (TS 1, the guest's mode). */
+static uint64_t page_key(const trace_rec *r)
+{
+    uint32_t ea = r->type == EXIT_ITLBVIRT && !r->addr ? r->pc : r->addr;
+    return (uint64_t)r->type << 40 |
+           (uint64_t)((r->flags & TRF_GUEST_PR) != 0) << 32 | ea >> 12;
+}
+
+typedef struct page_use {
+    uint64_t key;
+    size_t line, rec;
+} page_use;
+
+static int use_cmp(const void *a, const void *b)
+{
+    const page_use *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+static int rec_idx_cmp(const void *a, const void *b)
+{
+    size_t x = ((const page_use *)a)->rec, y = ((const page_use *)b)->rec;
+    return x < y ? -1 : x > y;
+}
+
+/* The printing path's pages: those of the VIRT misses in at least two of
+ * the captured lines' gaps (a page missed by one line only is that
+ * line's caller's). Each captured line shows the misses of the pages its
+ * predecessor's round trips evicted; a flood line, after its own ~70
+ * round trips, touches all of them again. */
+static void find_path_pages(pv *s)
+{
+    page_use *u = malloc((s->n_line_rec ? s->n_line_rec : 1) * sizeof *u);
+    if (!u)
+        return;
+    size_t n = 0;
+    for (size_t k = 0; k < s->n_line_at; k++) {
+        size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1] : s->n_line_rec;
+        for (size_t j = s->line_at[k]; j < end; j++)
+            if (s->line_rec[j].type == EXIT_ITLBVIRT ||
+                s->line_rec[j].type == EXIT_DTLBVIRT)
+                u[n++] = (page_use){page_key(&s->line_rec[j]), k, j};
+    }
+    qsort(u, n, sizeof *u, use_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i, lines = 0;
+        for (; j < n && u[j].key == u[i].key; j++)
+            lines += j == i || u[j].line != u[j - 1].line;
+        if (lines >= 2)
+            u[w++] = u[i]; /* its first record */
+        i = j;
+    }
+    qsort(u, w, sizeof *u, rec_idx_cmp);
+    s->path = malloc((w ? w : 1) * sizeof *s->path);
+    for (size_t i = 0; s->path && i < w; i++)
+        s->path[s->n_path++] = s->line_rec[u[i].rec];
+    free(u);
+}
+
+/* After the first pass with console=1, two more: the lines' gaps, then
+ * the capture (per line: the gaps of the lines with a gap at most the
+ * median, the lines printed among other lines, their gap the printing
+ * path; per byte: the window). */
 static void allocate_templates(pv *s);
 
 static bool pv_prescan_end(void *state)
@@ -399,17 +742,33 @@ static bool pv_prescan_end(void *state)
     pv *s = state;
     if (s->pass == 0 && s->template_bytes && !s->sorted)
         allocate_templates(s);
-    if (!s->console || s->pass++ > 0)
+    if (!s->console)
         return false;
-    return console_reg(s, &s->data_reg);
+    s->pass++;
+    s->gap_n = 0;
+    s->gap_emul = s->con_seen = false;
+    if (s->pass == 1)
+        return find_console(s);
+    if (s->pass == 3)
+        find_path_pages(s);
+    if (s->pass != 2)
+        return false;
+    if (s->n_gaps) {
+        qsort(s->gaps, s->n_gaps, sizeof *s->gaps, u32_cmp);
+        s->gap_limit = s->gaps[(s->n_gaps - 1) / 2];
+    }
+    s->gap_buf_max = s->gap_limit > GAP_MID_MAX ? s->gap_limit : GAP_MID_MAX;
+    return true;
 }
 
-/* The lines kvm_alloc prints for the sites it cannot place: "KVM: No more
- * space (%d + %d)\n", the area's index and the template's length. */
+/* The bytes the UART gets for a line kvm_alloc prints for a site it
+ * cannot place: "KVM: No more space (%d + %d)\n", the area's index and the
+ * template's length, and the '\r' a Linux serial console sends before
+ * each '\n' (uart_console_write, udbg_uart_putc). */
 static uint64_t line_bytes(uint64_t index, uint64_t len)
 {
     char b[96];
-    return (uint64_t)snprintf(b, sizeof b, "KVM: No more space (%llu + %llu)\n",
+    return (uint64_t)snprintf(b, sizeof b, "KVM: No more space (%llu + %llu)\r\n",
                               (unsigned long long)index,
                               (unsigned long long)len);
 }
@@ -425,6 +784,8 @@ static int site_cmp(const void *a, const void *b)
 static void allocate_templates(pv *s)
 {
     qsort(s->sites, s->n_sites, sizeof *s->sites, site_cmp);
+    if (s->n_ls)
+        qsort(s->ls_pc, s->n_ls, sizeof *s->ls_pc, u32_cmp);
     size_t w = 0;
     for (size_t i = 0; i < s->n_sites; i++)
         if (!w || s->sites[i].pc != s->sites[w - 1].pc)
@@ -435,6 +796,7 @@ static void allocate_templates(pv *s)
     for (size_t i = 0; i < s->n_sites; i++) {
         uint64_t len = 4u * template_words((enum kind)s->sites[i].kind);
         if (s->used_bytes + len <= s->template_bytes) {
+            s->sites[i].off = (uint32_t)s->used_bytes;
             s->used_bytes += len;
             s->sites[i].patched = true;
         } else {
@@ -450,7 +812,7 @@ static void allocate_templates(pv *s)
     s->sorted = true;
 }
 
-static bool site_patched(const pv *s, uint32_t pc)
+static const site *find_site(const pv *s, uint32_t pc)
 {
     size_t lo = 0, hi = s->n_sites;
     while (lo < hi) {
@@ -460,7 +822,40 @@ static bool site_patched(const pv *s, uint32_t pc)
         else
             hi = mid;
     }
-    return lo < s->n_sites && s->sites[lo].pc == pc && s->sites[lo].patched;
+    return lo < s->n_sites && s->sites[lo].pc == pc ? &s->sites[lo] : NULL;
+}
+
+static bool site_patched(const pv *s, uint32_t pc)
+{
+    const site *t = find_site(s, pc);
+    return t && t->patched;
+}
+
+/* The guest kernel touches the page at addr (I-side: fetches from it):
+ * a TLB miss inserted when the predicting UTLB no longer holds it; 1 if
+ * so. */
+static unsigned touch_page(whatif_env *env, bool fetch, uint32_t addr)
+{
+    uint32_t page = addr & ~0xfffu;
+    trace_rec r = {.kind = TREC_EXIT,
+                   .type = fetch ? EXIT_ITLBVIRT : EXIT_DTLBVIRT,
+                   .irq = fetch ? BOOKE_IRQ_ITLB_MISS : BOOKE_IRQ_DTLB_MISS,
+                   .pc = page,
+                   .addr = page};
+    if (whatif_env_holds(env, &r))
+        return 0;
+    whatif_env_insert(env, &r);
+    return 1;
+}
+
+/* A patched template site runs its template in kvm_tmp (when the site
+ * list says where kvm_tmp is): an I-TLB miss when the predicting UTLB no
+ * longer holds that page, as the magic page's D-side access. */
+static void template_fetch(pv *s, whatif_env *env, uint32_t pc)
+{
+    const site *t = s->have_tmp ? find_site(s, pc) : NULL;
+    if (t && t->patched && template_words((enum kind)t->kind))
+        s->tmp_misses += touch_page(env, true, s->tmp_base + t->off);
 }
 
 /* Guest instructions that replace a patched trap (the load/store, or the
@@ -475,36 +870,133 @@ static unsigned patched_run(enum kind k)
     }
 }
 
-/* console=1: the lines go out as the trace's console output did. Each
- * line takes the window's exits for its bytes (the exits the trace took
- * while its console wrote WINDOW_BYTES bytes: MMIO, the printing code's
- * TLB misses and emulated instructions; time-driven exits are the
- * engine's), in turn. The scan is at the line's unplaced site then, so
- * the printing code's instructions above it still trap, and those below
- * it run patched (their guest run and the patched code go to the guest,
- * and they touch the magic page). */
-static void replay_flood(pv *s, whatif_env *env)
+/* One exit of the captured console output, while the scan is at `scan`:
+ * the printing code's instructions above it still trap, those below it
+ * run patched (their guest run and the patched code go to the guest, and
+ * they touch the magic page). */
+static void flood_exit(pv *s, whatif_env *env, const trace_rec *r,
+                       uint32_t scan, double cpi)
 {
-    double per_byte = (double)s->n_window / (double)s->window_bytes;
+    if (whatif_env_holds(env, r)) { /* still mapped: no miss */
+        whatif_env_run_on(env, r, 0, false);
+        s->flood_held++;
+        return;
+    }
+    enum kind k = patched_at(s, r, scan);
+    if (k == K_NONE) {
+        whatif_env_repeat(env, r);
+        s->flood_exits++;
+    } else {
+        template_fetch(s, env, r->pc);
+        whatif_env_run_on(env, r, (uint64_t)(patched_run(k) * cpi + 0.5),
+                          k != K_NOP);
+        s->flood_patched++;
+    }
+}
+
+/* console=1: line i goes out as the trace's console output did. It first
+ * takes one captured line's per-line exits (the gap before a line printed
+ * among other lines: printk, the console lock, interrupts saved and
+ * restored, the TLB refills of that code; the captured lines in turn),
+ * then a miss of each of the printing path's pages the predicting UTLB
+ * no longer holds, then the window's exits for its bytes (the console's
+ * polls and stores and the refills within a line; time-driven exits are
+ * the engine's), in turn (*w, *due carry the window's position). */
+static void print_line(pv *s, whatif_env *env, size_t i, size_t *w,
+                       double *due)
+{
+    double per_byte = s->window_bytes
+                          ? (double)s->n_window / (double)s->window_bytes
+                          : 0;
     double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
+    uint32_t scan = s->line_pc[i];
+    if (s->n_line_at) {
+        size_t k = i % s->n_line_at;
+        size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1] : s->n_line_rec;
+        for (size_t j = s->line_at[k]; j < end; j++) {
+            flood_exit(s, env, &s->line_rec[j], scan, cpi);
+            s->flood_line_exits++;
+        }
+    }
+    /* the path's pages this line's records did not map again */
+    for (size_t j = 0; j < s->n_path; j++)
+        if (!whatif_env_holds(env, &s->path[j])) {
+            whatif_env_insert(env, &s->path[j]);
+            s->flood_path_misses++;
+        }
+    *due += (double)s->line_len[i] * per_byte;
+    for (; s->n_window && *due >= 0.5;
+         *due -= 1.0, *w = (*w + 1) % s->n_window)
+        flood_exit(s, env, &s->window[*w], scan, cpi);
+}
+
+static bool printing(const pv *s)
+{
+    return s->console && s->n_lines && (s->n_window || s->n_line_at);
+}
+
+/* The scan reads a word of the text page at `page`: a D-TLB miss when
+ * the predicting UTLB no longer holds the page (its first word, or the
+ * next word after a line's round trips). */
+static void scan_read(pv *s, whatif_env *env, uint32_t page)
+{
+    s->scan_reads += touch_page(env, false, page);
+}
+
+/* The scan's code runs (at the start, and again after a site without
+ * space, whose kvm_alloc printed a line): its pages fetched. */
+static void scan_code(pv *s, whatif_env *env)
+{
+    for (unsigned i = 0; i < s->n_code; i++)
+        s->code_misses += touch_page(env, true, s->code_pc[i]);
+}
+
+/* kvm_patch_ins (and a template's copy) ends with flush_icache_range,
+ * whose iccci on 44x traps (EMULINST). */
+static void scan_flush(pv *s, whatif_env *env, uint32_t pc)
+{
+    trace_rec r = {.kind = TREC_EXIT, .type = EXIT_EMULINST,
+                   .irq = BOOKE_IRQ_PROGRAM, .pc = pc, .inst = ICCCI_WORD};
+    whatif_env_insert(env, &r);
+    s->scan_flushes++;
+}
+
+/* kvm_use_magic_page with the text given (sites=FILE with stext/etext):
+ * the scan reads the text page by page in ascending order; at each
+ * load/store/nop site it patches the word (one flush), at each template
+ * site that finds space it copies the template and patches the branch
+ * (two flushes), at each one that does not it prints a line (console=1)
+ * and reads on. */
+static void replay_scan(pv *s, whatif_env *env)
+{
+    size_t t = 0, l = 0, line = 0, w = 0;
     double due = 0;
-    size_t w = 0;
-    for (size_t i = 0; i < s->n_lines; i++) {
-        due += (double)s->line_len[i] * per_byte;
-        for (; due >= 0.5; due -= 1.0, w = (w + 1) % s->n_window) {
-            const trace_rec *r = &s->window[w];
-            enum kind k = patched_at(s, r, s->line_pc[i]);
-            if (k == K_NONE) {
-                whatif_env_repeat(env, r);
-                s->flood_exits++;
-            } else {
-                whatif_env_run_on(env, r,
-                                  (uint64_t)(patched_run(k) * cpi + 0.5),
-                                  k != K_NOP);
-                s->flood_patched++;
+    scan_code(s, env);
+    for (uint64_t page = s->stext & ~0xfffu; page < s->etext; page += 4096) {
+        scan_read(s, env, (uint32_t)page);
+        for (;;) {
+            uint64_t tp = t < s->n_sites ? s->sites[t].pc : UINT64_MAX;
+            uint64_t lp = l < s->n_ls ? s->ls_pc[l] : UINT64_MAX;
+            uint64_t pc = tp < lp ? tp : lp;
+            if (pc >= page + 4096)
+                break;
+            if (lp < tp) {
+                scan_flush(s, env, (uint32_t)lp);
+                l++;
+            } else if (s->sites[t++].patched) {
+                scan_flush(s, env, (uint32_t)tp);
+                scan_flush(s, env, (uint32_t)tp);
+            } else if (line < s->n_lines) {
+                if (printing(s))
+                    print_line(s, env, line, &w, &due);
+                line++;
+                scan_code(s, env);
+                scan_read(s, env, (uint32_t)page);
             }
         }
     }
+    for (; printing(s) && line < s->n_lines; line++) /* sites past etext */
+        print_line(s, env, line, &w, &due);
 }
 
 static void pv_begin(void *state, whatif_env *env)
@@ -519,8 +1011,14 @@ static void pv_begin(void *state, whatif_env *env)
                        .irq = BOOKE_IRQ_SYSCALL, .inst = 0x44000002u};
         whatif_env_insert(env, &r);
     }
-    if (s->console && s->n_lines && s->window_bytes && s->n_window)
-        replay_flood(s, env);
+    if (s->have_stext)
+        replay_scan(s, env);
+    else if (printing(s)) {
+        size_t w = 0;
+        double due = 0;
+        for (size_t i = 0; i < s->n_lines; i++)
+            print_line(s, env, i, &w, &due);
+    }
 }
 
 /* Whether a guest decrementer tick (guest_hz, predicted time) fell between
@@ -592,6 +1090,7 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
         }
     }
     (void)RUN_WRTEE_OFF;
+    template_fetch(s, env, r->pc);
     s->n[k]++;
     s->last_exit_at = now;
     x->removed = true;
@@ -618,7 +1117,7 @@ static void pv_report(const void *state, FILE *f)
         fprintf(f, " (%llu of %llu template bytes used by %s, %llu sites "
                    "unpatched; %llu exits inserted and %llu patched "
                    "instructions run for %llu bytes of 'No more space' "
-                   "lines)",
+                   "lines",
                 (unsigned long long)s->used_bytes,
                 (unsigned long long)s->template_bytes,
                 s->sites_file ? "the kernel text's sites" : "the trace's sites",
@@ -626,6 +1125,31 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->flood_exits,
                 (unsigned long long)s->flood_patched,
                 (unsigned long long)s->flood_bytes);
+    if (s->console)
+        fprintf(f, ": %llu of them per line, from %zu of the console's %zu "
+                   "lines (gap at most the median, %llu exits), %zu per-byte "
+                   "exits for %llu bytes; %llu misses of the printing path's "
+                   "%zu pages inserted, %llu misses of pages still mapped "
+                   "left out",
+                (unsigned long long)s->flood_line_exits, s->n_line_at,
+                s->n_gaps, (unsigned long long)s->gap_limit, s->n_window,
+                (unsigned long long)s->window_bytes,
+                (unsigned long long)s->flood_path_misses, s->n_path,
+                (unsigned long long)s->flood_held);
+    if (s->have_tmp)
+        fprintf(f, "; %llu I-TLB misses of kvm_tmp's pages (templates run "
+                   "there)", (unsigned long long)s->tmp_misses);
+    if (s->have_stext)
+        fprintf(f, "; the scan of 0x%08x..0x%08x: %llu misses of its text "
+                   "pages, %llu of its code's, %llu iccci of "
+                   "flush_icache_range for %zu load/store/nop sites and the "
+                   "placed templates",
+                (unsigned)s->stext, (unsigned)s->etext,
+                (unsigned long long)s->scan_reads,
+                (unsigned long long)s->code_misses,
+                (unsigned long long)s->scan_flushes, s->n_ls);
+    if (s->template_bytes)
+        fputc(')', f);
     fprintf(f, "; %llu emulation exits without an instruction word left "
                "as they are\n",
             (unsigned long long)s->no_inst);

@@ -19,10 +19,13 @@ typedef struct slots {
 
 static sim_err slots_parse(void **state, const char *opts)
 {
+    /* digits only: strtoul alone would take "-5" (as a huge number),
+     * " 12" and "+12" */
     char *end = NULL;
-    unsigned long n = opts && *opts && *opts != '-' ? strtoul(opts, &end, 10)
-                                                    : 0;
-    if (!opts || !*opts || *end || n < 8 || n > TLB440_MAX - 1)
+    unsigned long n = 0;
+    if (opts && opts[0] >= '0' && opts[0] <= '9')
+        n = strtoul(opts, &end, 10);
+    if (!end || *end || n < 8 || n > TLB440_MAX - 1)
         return sim_fail(SIM_ERR_USAGE,
                         "whatif: tlb-slots=%s: expected N, the UTLB slots of "
                         "the round robin, 8..%d (the 440 has 63)",

@@ -29,3 +29,6 @@ sim_cli_test(params_cache_whole_lines 2
 # `#` starts an inline comment, as docs/parameters.md says
 sim_cli_test(params_inline_hash_comment 0 "~cpi +2 cycles/insn +file"
   params show --params @params/inline_comment.ini)
+# a parameter given twice in one file is refused, not overwritten
+sim_cli_test(params_twice 2 "~twice.ini:4: qemu_mmio_usec given twice"
+  params show --params @params/twice.ini)

@@ -31,19 +31,87 @@ sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
   validate arm64-mair)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
-sim_cli_test(validate_bad_case 2 "~bad.case:3: expected 'key = value'"
-  validate bad --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_seeds_need_a_recording 2
-  "~seedstable.case: seeds = 4 needs measured.record"
-  validate seedstable --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_set_needs_both_recordings 2
-  "~setsynth.case: set = preempt_prob=0 needs baseline = record and measured.record"
-  validate setsynth --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_bad_number 2 "~badnum.case:5: budget.total = 'five': expected a number"
-  validate badnum --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 
 add_test(NAME cli_validate_measured_not_read
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_separation.sh $<TARGET_FILE:sim>
           ${CMAKE_SOURCE_DIR}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_measured_not_read PROPERTIES TIMEOUT 300)
+
+# Audit of issue 12: bad values refused with exit 2 (tlb-slots=-5 crashed:
+# strtoul was skipped and its end pointer read as NULL).
+sim_cli_test(whatif_tlb_slots_negative 2 "~tlb-slots=-5: expected N"
+  whatif @cost_mix.bin --transform tlb-slots=-5)
+sim_cli_test(whatif_tlb_slots_sign 2 "~tlb-slots=\\+12: expected N"
+  whatif @cost_mix.bin --transform tlb-slots=+12)
+sim_cli_test(whatif_pv_option_twice 2 "~pv:hcalls given twice"
+  whatif @cost_mix.bin --transform pv:hcalls=1:hcalls=2)
+sim_cli_test(whatif_pv_empty_option 2 "~pv: an empty option"
+  whatif @cost_mix.bin --transform pv:template-bytes=65536:)
+sim_cli_test(whatif_pv_sites_no_file 2 "~pv:sites=: expected FILE"
+  whatif @cost_mix.bin --transform pv:template-bytes=65536:sites=)
+sim_cli_test(whatif_pv_sites_empty 2 "~no template sites"
+  whatif @cost_mix.bin --transform pv:template-bytes=65536:sites=/dev/null)
+sim_cli_test(whatif_pv_sites_trailing 2
+  "~whatif_sites_trailing.txt:2: expected '0xADDRESS KIND'"
+  whatif @cost_mix.bin --transform pv:template-bytes=65536:sites=${CMAKE_SOURCE_DIR}/tests/data/whatif_sites_trailing.txt)
+# the output names the transform with its options: what ran, not its family
+sim_cli_test(whatif_header_names_options 0
+  "~^# sim whatif cost_mix.bin --transform tlb-slots=48:"
+  whatif @cost_mix.bin --transform tlb-slots:48)
+sim_cli_test(whatif_json_names_options 0 "~\"transform\": \"pv:hcalls=2,tlb-slots=48\""
+  whatif @cost_mix.bin --transform tlb-slots=48,pv:hcalls=2 --format json)
+sim_cli_test(whatif_list_value_syntax 0 "~  tlb-slots=N  " whatif --list)
+
+# sim validate
+# --cases given relative to the working directory (as the default
+# validation/cases is): the trace's link in the scratch directory pointed at
+# itself ("Too many levels of symbolic links")
+add_test(NAME cli_validate_relative_trace
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli_check.sh 0 "~verdict relfile: PASS"
+          $<TARGET_FILE:sim> validate relfile --cases cases
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/data)
+set_tests_properties(cli_validate_relative_trace PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${SIM_TEST_ENV}")
+sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
+  table show @table_truncated.txt)
+# --plot DIR that is a file: refused before any case runs
+sim_cli_test(validate_plot_not_a_dir 2 "~--plot .*: not a directory"
+  validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot @cost_mix.bin)
+# a known option without its value is not an "unknown option"
+sim_cli_test(whatif_option_needs_value 2 "~option '--set' needs a value"
+  whatif @cost_mix.bin --transform pv --set)
+sim_cli_test(validate_option_needs_value 2 "~option '--cases' needs a value"
+  validate --cases)
+# each of these case files is refused with exit code 2 and FILE:LINE
+# (tests/data/cases/CASE.case; the regex is what follows "CASE.case:")
+function(validate_refuses case regex)
+  sim_cli_test(validate_refuses_${case} 2 "~${case}.case:${regex}"
+    validate ${case} --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+endfunction()
+validate_refuses(bad "3: expected 'key = value'")
+validate_refuses(seedstable "7: seeds = 4 needs measured.record")
+validate_refuses(setsynth "7: set = preempt_prob=0 needs baseline = record and measured.record")
+validate_refuses(badnum "5: budget.total = 'five': expected a number")
+validate_refuses(keytypo "7: unknown key 'budget.totl' \\(did you mean 'budget.total'\\?\\)")
+validate_refuses(countrow "7: budget.counts: 'DTLBVRT' is not a row")
+validate_refuses(negbudget "7: budget.rows = -15")
+validate_refuses(badreq "3: requires = linux-imag")
+validate_refuses(badxf "5: whatif: tlb-slots=-5: expected N")
+validate_refuses(missmeas "6: measured.table = ../no-such-table.txt: No such file")
+validate_refuses(seedwrap "8: seeds = 2, baseline.seed = 4294967295")
+validate_refuses(badset "7: set: .*unknown parameter 'hots_irq_hz'")
+validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
+validate_refuses(foldrow "8: budget.counts: 'EMUL_MTMSR' is folded into EMULINST")
+# a measured table cut at a line boundary: its own file and line
+sim_cli_test(validate_truncated_measured 2
+  "~table_truncated.txt:17: the rows add up to 54453 usec, but line 5 gives a traced duration of 55931"
+  validate truncmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a directory without cases validates nothing: not exit 0
+sim_cli_test(validate_no_cases 2 "~params: no \\*.case files"
+  validate --cases ${CMAKE_SOURCE_DIR}/tests/data/params)
+sim_cli_test(validate_counts_every_row 0 "~counts of HALT, EMULINST: 2 of 2 within"
+  validate countall --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# --plot DIR/ wrote DIR/.png and DIR/.svg (hidden files): a base name only
+sim_cli_test(whatif_plot_directory 2 "~--plot './': expected a base name"
+  whatif @cost_mix.bin --transform pv --plot ./)

@@ -15,7 +15,9 @@ for v in real fake; do
     "$src/validation/cases/ppc440-pv.case" > "$d/$v/cases/ppc440-pv.case"
 done
 cp "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" "$d/real/hw/"
-sed -e 's/^EMULINST .*/EMULINST 1,000,000 12 247,587 20,000,000 20.0000 205.445 14.64/' \
+# (the count only: the rows must still add up to the traced duration, or
+# the table is refused as truncated or edited)
+sed -E -e 's/^EMULINST [0-9,]+ /EMULINST 1,000,000 /' \
   "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" > "$d/fake/hw/ppc440-ubuntu-boot-pv.txt"
 for v in real fake; do
   rc=0

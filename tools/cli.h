@@ -43,6 +43,14 @@ int cli_report(sim_err e);
 /* Prints "sim <cmd>: <fmt>" plus a hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's '?' (opterr = 0): "option '--set'
+ * needs a value" when the option exists and its value is missing (opts'
+ * val is what getopt_long leaves in optopt; a short one of shortopts
+ * too), else
+ * "unknown option". Returns 2. */
+struct option;
+int cli_bad_option(const char *cmd, const char *shortopts,
+                   const struct option *opts, char **argv);
 /* A subcommand of a command (`sim trace dump`: "dump"). */
 typedef struct cli_sub {
     const char *name;

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "nearest.h"
 #include "validate.h"
 #include "workloads.h"
 
@@ -21,10 +24,23 @@
 static const struct {
     const char *name;
     vkind_fn run;
+    const char *const *keys;
 } kinds[] = {
-    {"whatif", validate_whatif},
-    {"measurable", validate_measurable},
+    {"whatif", validate_whatif, validate_whatif_keys},
+    {"measurable", validate_measurable, validate_measurable_keys},
 };
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+/* "whatif, measurable" */
+static const char *kind_names(void)
+{
+    static char buf[128];
+    size_t len = 0;
+    for (size_t i = 0; i < N_KINDS; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+                                i ? ", " : "", kinds[i].name);
+    return buf;
+}
 
 static void help(FILE *f)
 {
@@ -76,6 +92,27 @@ const char *vcase_path(const vcase *c, const char *key, char *buf, size_t n)
     return buf;
 }
 
+unsigned vcase_line(const vcase *c, const char *key)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (!strcmp(c->key[i], key))
+            return c->line[i];
+    return 0;
+}
+
+sim_err vcase_fail(const vcase *c, const char *key, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    unsigned line = key ? vcase_line(c, key) : 0;
+    if (line)
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: %s", c->path, line, msg);
+    return sim_fail(SIM_ERR_FORMAT, "%s: %s", c->path, msg);
+}
+
 sim_err vcase_num(const vcase *c, const char *key, double dflt, double *v)
 {
     *v = dflt;
@@ -84,7 +121,7 @@ sim_err vcase_num(const vcase *c, const char *key, double dflt, double *v)
             char *end;
             errno = 0;
             double x = strtod(c->val[i], &end);
-            if (!c->val[i][0] || *end || errno)
+            if (!c->val[i][0] || *end || errno || !isfinite(x))
                 return sim_fail(SIM_ERR_FORMAT,
                                 "%s:%u: %s = '%s': expected a number",
                                 c->path, c->line[i], key, c->val[i]);
@@ -187,8 +224,49 @@ static sim_err load_case(vcase *c, const char *dir, const char *name)
     if (e != SIM_OK)
         return e;
     if (!vcase_get(c, "kind"))
-        return sim_fail(SIM_ERR_FORMAT, "%s: no 'kind' (one of: whatif%s)",
-                        c->path, sizeof kinds / sizeof kinds[0] > 1 ? ", ..." : "");
+        return sim_fail(SIM_ERR_FORMAT, "%s: no 'kind' (one of: %s)", c->path,
+                        kind_names());
+    return SIM_OK;
+}
+
+/* The kind's runner; every key of the case must be one the kind reads. */
+static sim_err case_kind(const vcase *c, vkind_fn *fn)
+{
+    const char *k = vcase_get(c, "kind");
+    size_t j;
+    for (j = 0; j < N_KINDS && strcmp(k, kinds[j].name); j++)
+        ;
+    if (j == N_KINDS)
+        return vcase_fail(c, "kind", "unknown kind '%s' (valid: %s)", k,
+                          kind_names());
+    static const char *const common[] = {"kind", "description", NULL};
+    for (unsigned i = 0; i < c->n; i++) {
+        bool known = false;
+        for (const char *const *q = common; *q && !known; q++)
+            known = !strcmp(*q, c->key[i]);
+        for (const char *const *q = kinds[j].keys; *q && !known; q++)
+            known = !strcmp(*q, c->key[i]);
+        if (known)
+            continue;
+        nearest nn;
+        nearest_init(&nn, c->key[i]);
+        char valid[1024] = "";
+        size_t len = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (const char *const *q = pass ? kinds[j].keys : common; *q;
+                 q++) {
+                nearest_offer(&nn, *q);
+                len += (size_t)snprintf(valid + len, sizeof valid - len,
+                                        "%s%s", len ? ", " : "", *q);
+            }
+        const char *best = nearest_best(&nn);
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: unknown key '%s'%s%s%s for "
+                                        "kind = %s (valid: %s)",
+                        c->path, c->line[i], c->key[i],
+                        best ? " (did you mean '" : "", best ? best : "",
+                        best ? "'?)" : "", k, valid);
+    }
+    *fn = kinds[j].run;
     return SIM_OK;
 }
 
@@ -220,7 +298,8 @@ static int list_cases(const char *dir, char ***names)
         v[n++] = strndup(de->d_name, len - 5);
     }
     closedir(d);
-    qsort(v, (size_t)n, sizeof *v, name_cmp);
+    if (n > 1) /* (qsort of NULL, 0 is undefined) */
+        qsort(v, (size_t)n, sizeof *v, name_cmp);
     *names = v;
     return n;
 }
@@ -298,10 +377,17 @@ int cli_validate(int argc, char **argv)
         case 'L': workloads_set_linux_dir(optarg); break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("validate", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("validate", "h", opts, argv);
         }
     }
+    struct stat pst;
+    if (plot && !list && mkdir(plot, 0755) != 0 && errno != EEXIST)
+        return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: %s",
+                                   plot, strerror(errno)));
+    /* before the cases run (minutes), not after the first one */
+    if (plot && !list && (stat(plot, &pst) != 0 || !S_ISDIR(pst.st_mode)))
+        return cli_usage_error("validate", "--plot %s: not a directory",
+                               plot);
     char **names = NULL;
     int n;
     bool all = optind >= argc;
@@ -311,6 +397,13 @@ int cli_validate(int argc, char **argv)
             return cli_report(sim_fail(SIM_ERR_IO, "validate: %s: %s (run "
                                        "from the source tree, or --cases DIR)",
                                        dir, strerror(errno)));
+        /* nothing validated is not "every case within its budget" */
+        if (n == 0) {
+            free(names);
+            return cli_report(sim_fail(SIM_ERR_USAGE, "validate: %s: no "
+                                       "*.case files (docs/validation.md)",
+                                       dir));
+        }
     } else {
         n = argc - optind;
         names = calloc((size_t)n, sizeof *names);
@@ -331,24 +424,14 @@ int cli_validate(int argc, char **argv)
         free(names);
         return 0;
     }
-    if (plot && mkdir(plot, 0755) != 0 && errno != EEXIST)
-        return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: %s",
-                                   plot, strerror(errno)));
     int rc = 0;
     json_t *jcases = json_array();
     for (int i = 0; i < n; i++) {
         static vcase c;
         sim_err e = load_case(&c, dir, names[i]);
         vkind_fn fn = NULL;
-        if (e == SIM_OK) {
-            const char *k = vcase_get(&c, "kind");
-            for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++)
-                if (!strcmp(k, kinds[j].name))
-                    fn = kinds[j].run;
-            if (!fn)
-                e = sim_fail(SIM_ERR_FORMAT, "%s: unknown kind '%s' (valid: "
-                                             "whatif)", c.path, k);
-        }
+        if (e == SIM_OK)
+            e = case_kind(&c, &fn);
         if (e == SIM_OK)
             e = make_tmp(&c);
         if (e != SIM_OK) {

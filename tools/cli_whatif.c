@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_plotcmp.h"
@@ -29,7 +30,7 @@ static void help(FILE *f)
         "re-derived with the shared round-robin UTLB) and cache warmth.\n"
         "Semantics and kernel sources of each transform: docs/whatif.md.\n"
         "\n"
-        "transforms (compose with ',', options after ':'):\n");
+        "transforms (compose with ',', options after ':', a value after '='):\n");
     whatif_list(f);
     fprintf(f,
         "\n"
@@ -124,8 +125,7 @@ int cli_whatif(int argc, char **argv)
         case 'l': whatif_list(stdout); return 0;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("whatif", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("whatif", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -138,10 +138,19 @@ int cli_whatif(int argc, char **argv)
     /* every output checked before the work (model/outfile); --plot is the
      * base of BASE.png and BASE.svg */
     int bad = cli_check_output_of(out, path);
-    if (!bad && plot) {
-        char png[4096];
-        snprintf(png, sizeof png, "%s.png", plot);
-        bad = cli_check_output(png);
+    struct stat pst;
+    size_t plen = plot ? strlen(plot) : 0;
+    /* a directory is no base name: "DIR/" wrote DIR/.png and DIR/.svg */
+    if (!bad && plot &&
+        (!plen || plot[plen - 1] == '/' ||
+         (stat(plot, &pst) == 0 && S_ISDIR(pst.st_mode))))
+        return cli_usage_error("whatif", "--plot '%s': expected a base name "
+                                         "(FILE gives FILE.png and FILE.svg), "
+                                         "not a directory", plot);
+    for (int k = 0; !bad && plot && k < 2; k++) {
+        char pic[4096];
+        snprintf(pic, sizeof pic, "%s.%s", plot, k ? "svg" : "png");
+        bad = cli_check_output(pic);
     }
     if (bad)
         return bad;
@@ -221,15 +230,19 @@ int cli_whatif(int argc, char **argv)
             tcmp_write_text(of.f, &cmp, "untransformed (cycle model)",
                             whatif_chain_name(chain));
             fprintf(of.f,
-                    "# %llu workload exits removed, %llu inserted; %llu VIRT "
-                    "misses re-derived away (page still resident), %llu the "
-                    "baseline's soft TLB could not explain (kept); time-driven "
-                    "exits %llu in the trace, %llu predicted\n",
+                    "# %llu exits of the trace removed (%llu of them VIRT "
+                    "misses re-derived away: page still resident), %llu "
+                    "inserted; %llu VIRT misses the baseline's soft TLB could "
+                    "not explain (kept); %s %llu in the %s, %llu predicted\n",
                     (unsigned long long)res.removed,
-                    (unsigned long long)res.inserted,
                     (unsigned long long)res.misses_rederived,
+                    (unsigned long long)res.inserted,
                     (unsigned long long)res.misses_unexplained,
+                    systemc ? "time-driven exits (DEC, EXTINT and SIGNAL, "
+                              "made by the platform at the parameters' rates)"
+                            : "time-driven exits (DEC, EXTINT)",
                     (unsigned long long)res.timed_trace,
+                    systemc ? "baseline" : "trace",
                     (unsigned long long)res.timed_pred);
             whatif_chain_report(chain, of.f);
         }

@@ -1,5 +1,6 @@
 /* sim: the sim440 command line. Dispatches `sim <command> [options]`. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,25 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(see: sim %s --help)\n", cmd);
     return 2;
+}
+
+int cli_bad_option(const char *cmd, const char *shortopts,
+                   const struct option *opts, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    /* "--set" (or "--se") alone, not "--bogus": the argument names it */
+    for (const struct option *o = opts; optopt && o->name; o++)
+        if (o->val == optopt && o->has_arg == required_argument &&
+            !strncmp(arg, "--", 2) && arg[2] &&
+            !strncmp(o->name, arg + 2, strlen(arg + 2)))
+            return cli_usage_error(cmd, "option '--%s' needs a value",
+                                   o->name);
+    const char *sc = optopt > 0 && optopt < 128 && optopt != ':'
+                         ? strchr(shortopts, optopt)
+                         : NULL;
+    if (sc && sc[1] == ':')
+        return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,

@@ -34,9 +34,16 @@ const char *vcase_get(const vcase *c, const char *key);
  * NULL if the key is absent. */
 const char *vcase_path(const vcase *c, const char *key, char *buf, size_t n);
 /* A number value; SIM_ERR_FORMAT naming the file and line if it is not one
- * (absent: *v = dflt). */
+ * (nan and inf are not; absent: *v = dflt). */
 SIM_MUST_CHECK sim_err vcase_num(const vcase *c, const char *key, double dflt,
                                  double *v);
+/* The line of key in the case file (0 when absent). */
+unsigned vcase_line(const vcase *c, const char *key);
+/* SIM_ERR_FORMAT with "FILE:LINE: " (the line of key; "FILE: " when the key
+ * is absent) before the message. */
+SIM_MUST_CHECK sim_err vcase_fail(const vcase *c, const char *key,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 typedef enum vstatus { VPASS, VFAIL, VSKIP } vstatus;
 
@@ -51,10 +58,14 @@ typedef sim_err (*vkind_fn)(vcase *c, vstatus *st, char *verdict,
  * file path); returns its exit code, or -1 if it could not run. */
 int validate_run_self(const char *log, const char *const *argv);
 
-/* Kinds. */
+/* Kinds, and the keys each reads besides kind and description
+ * (NULL-terminated): any other key in a case file is refused, so a
+ * misspelt budget cannot silently fall back to its default. */
 sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                         size_t verdict_len, json_t *json);
+extern const char *const validate_whatif_keys[];
 sim_err validate_measurable(vcase *c, vstatus *st, char *verdict,
                             size_t verdict_len, json_t *json);
+extern const char *const validate_measurable_keys[];
 
 #endif

@@ -10,6 +10,11 @@
 #include "measurable.h"
 #include "validate.h"
 
+const char *const validate_measurable_keys[] = {
+    "data", "changed", "vcpus", "traps", "cost.lo_ns", "cost.hi_ns", "alpha",
+    "power", NULL,
+};
+
 sim_err validate_measurable(vcase *c, vstatus *st, char *verdict,
                             size_t verdict_len, json_t *json)
 {
@@ -28,10 +33,15 @@ sim_err validate_measurable(vcase *c, vstatus *st, char *verdict,
         (e = vcase_num(c, "cost.lo_ns", 0, &lo)) != SIM_OK ||
         (e = vcase_num(c, "cost.hi_ns", 0, &hi)) != SIM_OK)
         return e;
-    if (vcpus < 1 || vcpus != floor(vcpus) || !(o.alpha > 0 && o.alpha < 0.5) ||
-        !(o.power >= 0.5 && o.power < 1))
-        return sim_fail(SIM_ERR_FORMAT, "%s: vcpus >= 1 (whole), alpha in "
-                        "(0, 0.5), power in [0.5, 1)", c->path);
+    if (vcpus < 1 || vcpus != floor(vcpus))
+        return vcase_fail(c, "vcpus", "vcpus = %g: expected a whole number "
+                                      ">= 1", vcpus);
+    if (!(o.alpha > 0 && o.alpha < 0.5))
+        return vcase_fail(c, "alpha", "alpha = %g: expected a level in "
+                                      "(0, 0.5)", o.alpha);
+    if (!(o.power >= 0.5 && o.power < 1))
+        return vcase_fail(c, "power", "power = %g: expected a power in "
+                                      "[0.5, 1)", o.power);
     o.vcpus = (unsigned)vcpus;
     o.cost_lo_ns = lo;
     o.cost_hi_ns = hi;

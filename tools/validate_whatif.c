@@ -4,6 +4,8 @@
  * predict run before the measured table's key is even looked at; a test
  * (cli_validate.cmake) swaps the measured table and checks the predicted
  * numbers do not move. */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,15 @@
 #include "workloads.h"
 
 #define MAX_ARGS 32
+
+const char *const validate_whatif_keys[] = {
+    "baseline",        "baseline.trace",  "baseline.record", "baseline.table",
+    "baseline.exits",  "baseline.mix",    "baseline.seed",   "params",
+    "calibrate.table", "transform",       "transform.sites", "measured.table",
+    "measured.record", "seeds",           "set",             "fold",
+    "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
+    "budget.count",    "requires",        NULL,
+};
 
 /* "a b c" -> argv (in place in buf). */
 static int split(char *buf, const char **argv, int max)
@@ -86,7 +97,7 @@ static sim_err step(vcase *c, const char *what, const char *const *argv,
         char last[512] = "", line[512];
         FILE *f = fopen(log, "r");
         while (f && fgets(line, sizeof line, f))
-            if (line[0] != '\n')
+            if (line[0] != '\n' && strncmp(line, "(see: ", 6) != 0)
                 snprintf(last, sizeof last, "%s", line);
         if (f)
             fclose(f);
@@ -123,19 +134,27 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                                         "record or file)", c->path);
     if (!strcmp(how, "file")) {
         if (!vcase_path(c, "baseline.trace", p, sizeof p))
-            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = file needs "
-                                            "baseline.trace", c->path);
+            return vcase_fail(c, "baseline", "baseline = file needs "
+                                             "baseline.trace");
+        /* the link lives in the scratch directory: it must hold the
+         * absolute path (a relative one would point into the scratch
+         * directory, at itself) */
+        char abs[PATH_MAX];
+        if (!realpath(p, abs))
+            return vcase_fail(c, "baseline.trace", "baseline.trace = %s: %s",
+                              vcase_get(c, "baseline.trace"), strerror(errno));
         note(c, notes, "baseline: the trace %s", vcase_get(c, "baseline.trace"));
-        return symlink(p, trace) == 0
+        return symlink(abs, trace) == 0
                    ? SIM_OK
-                   : sim_fail(SIM_ERR_IO, "%s: %s", c->path, p);
+                   : sim_fail(SIM_ERR_IO, "%s: %s: %s", c->path, trace,
+                              strerror(errno));
     }
     if (!strcmp(how, "record")) {
         const char *a = vcase_get(c, "baseline.record");
         if (!a)
-            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = record needs "
-                                            "baseline.record (sim record "
-                                            "arguments)", c->path);
+            return vcase_fail(c, "baseline", "baseline = record needs "
+                                             "baseline.record (sim record "
+                                             "arguments)");
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
@@ -146,8 +165,8 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
     }
     if (!strcmp(how, "synth-like")) {
         if (!vcase_path(c, "baseline.table", p, sizeof p))
-            return sim_fail(SIM_ERR_FORMAT, "%s: baseline = synth-like needs "
-                                            "baseline.table", c->path);
+            return vcase_fail(c, "baseline", "baseline = synth-like needs "
+                                             "baseline.table");
         const char *exits = vcase_get(c, "baseline.exits");
         const char *mix = vcase_get(c, "baseline.mix");
         int n = 0;
@@ -166,28 +185,16 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         argv[n++] = "-o";
         argv[n++] = trace;
         argv[n] = NULL;
-        int code;
-        sim_err e = step(c, "sim trace synth --like", argv, &code);
-        if (e == SIM_OK && code == 0) {
-            if (notes)
-                note(c, notes, "baseline: sim trace synth --like %s",
-                     vcase_get(c, "baseline.table"));
-            return SIM_OK;
-        }
-        /* a build without --like: the plain profile (no instruction words) */
-        argv[2] = "--profile";
-        if (mix) {
-            memmove(&argv[4], &argv[6], (size_t)(n - 5) * sizeof *argv);
-        }
-        if (notes)
-            note(c, notes, "baseline: sim trace synth --profile %s (this "
-                           "build has no synth --like: the trace carries no "
-                           "instruction words, so pv can patch nothing)",
+        /* a failure (a bad table, exits or mix) is the case's error: no
+         * fallback to a plainer trace that would predict something else */
+        sim_err e = step(c, "sim trace synth --like", argv, NULL);
+        if (e == SIM_OK && notes)
+            note(c, notes, "baseline: sim trace synth --like %s",
                  vcase_get(c, "baseline.table"));
-        return step(c, "sim trace synth --profile", argv, NULL);
+        return e;
     }
-    return sim_fail(SIM_ERR_FORMAT, "%s: baseline = %s: expected synth-like, "
-                                    "record or file", c->path, how);
+    return vcase_fail(c, "baseline", "baseline = %s: expected synth-like, "
+                                     "record or file", how);
 }
 
 /* Step 2: parameters: an INI given by the case, then a calibration on the
@@ -326,19 +333,6 @@ static void baseline_fidelity(vcase *c, table *own, table *model,
     json_object_set_new(json, "baseline_model", tcmp_to_json(&cmp));
 }
 
-static bool in_list(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *s = list; s && *s;) {
-        size_t k = strcspn(s, ", ");
-        if (k == n && !strncmp(s, name, n))
-            return true;
-        s += k;
-        s += strspn(s, ", ");
-    }
-    return false;
-}
-
 static bool requirement_missing(vcase *c, char *why, size_t n)
 {
     const char *r = vcase_get(c, "requires");
@@ -361,8 +355,40 @@ static bool requirement_missing(vcase *c, char *why, size_t n)
         }
         return false;
     }
-    snprintf(why, n, "unknown requirement '%s'", r);
-    return true;
+    return false; /* refused before (known_requirement) */
+}
+
+static sim_err known_requirement(const vcase *c)
+{
+    const char *r = vcase_get(c, "requires");
+    if (r && strcmp(r, "linux-image") != 0)
+        return vcase_fail(c, "requires", "requires = %s: expected "
+                                         "linux-image (the only requirement)",
+                          r);
+    return SIM_OK;
+}
+
+/* budget.counts: every name a row of the compared tables (with fold = 1
+ * the EMUL_* rows are inside EMULINST: a check of one would never run) */
+static sim_err count_rows(const vcase *c, const char *list, bool fold)
+{
+    for (const char *s = list; s && *s;) {
+        s += strspn(s, ", \t");
+        size_t k = strcspn(s, ", \t");
+        int t = k ? exit_from_namen(s, (unsigned)k) : -1;
+        if (k && t < 0)
+            return vcase_fail(c, "budget.counts", "budget.counts: '%.*s' is "
+                                                  "not a row (EMULINST, DEC, "
+                                                  "... as in the tables)",
+                              (int)k, s);
+        if (k && fold && t != EXIT_EMULINST && exit_is_emul((exit_type)t))
+            return vcase_fail(c, "budget.counts", "budget.counts: '%.*s' is "
+                                                  "folded into EMULINST "
+                                                  "(fold = 1)",
+                              (int)k, s);
+        s += k;
+    }
+    return SIM_OK;
 }
 
 sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
@@ -371,6 +397,9 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     json_t *notes = json_array();
     json_object_set_new(json, "notes", notes);
     char why[1400];
+    sim_err e = known_requirement(c);
+    if (e != SIM_OK)
+        return e;
     if (requirement_missing(c, why, sizeof why)) {
         *st = VSKIP;
         snprintf(verdict, verdict_len, "skipped: %s", why);
@@ -380,7 +409,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (!spec)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'transform'", c->path);
     double total_budget, row_budget, count_budget, threshold, fold;
-    sim_err e = vcase_num(c, "budget.total", 5, &total_budget);
+    e = vcase_num(c, "budget.total", 5, &total_budget);
     if (e == SIM_OK)
         e = vcase_num(c, "budget.rows", 15, &row_budget);
     if (e == SIM_OK)
@@ -391,7 +420,28 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         e = vcase_num(c, "fold", 1, &fold);
     if (e != SIM_OK)
         return e;
+    /* a budget is a percentage >= 0 (a negative one fails every case, a
+     * threshold above 100 leaves no row to judge), fold 0 or 1 */
+    static const char *const pct[] = {"budget.total", "budget.rows",
+                                      "budget.count"};
+    const double pv[] = {total_budget, row_budget, count_budget};
+    for (size_t i = 0; i < 3; i++)
+        if (pv[i] < 0)
+            return vcase_fail(c, pct[i], "%s = %g: expected a percentage >= 0",
+                              pct[i], pv[i]);
+    if (threshold < 0 || threshold > 100)
+        return vcase_fail(c, "budget.threshold", "budget.threshold = %g: "
+                                                 "expected a percentage in "
+                                                 "0..100", threshold);
+    if (fold != 0 && fold != 1)
+        return vcase_fail(c, "fold", "fold = %g: expected 0 or 1", fold);
     const char *counts = vcase_get(c, "budget.counts");
+    if ((e = count_rows(c, counts, fold != 0)) != SIM_OK)
+        return e;
+    if (vcase_get(c, "budget.count") && !counts)
+        return vcase_fail(c, "budget.count", "budget.count without "
+                                             "budget.counts (the rows whose "
+                                             "counts it bounds)");
 
     /* seeds = N: every step runs with the host-noise seeds K, K+1, ...
      * (K = baseline.seed, default 1) and the N runs' tables are compared
@@ -404,35 +454,66 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (e != SIM_OK)
         return e;
     if (nseeds < 1 || nseeds > 1000 || nseeds != (double)(unsigned)nseeds ||
-        seed0 < 0 || seed0 > 4294967295.0 || seed0 != floor(seed0))
-        return sim_fail(SIM_ERR_FORMAT, "%s: seeds = %g, baseline.seed = %g: "
-                                        "expected a whole number of runs in "
-                                        "1..1000 and a seed in 0..2^32-1",
-                        c->path, nseeds, seed0);
+        seed0 < 0 || seed0 + nseeds - 1 > 4294967295.0 ||
+        seed0 != floor(seed0))
+        return vcase_fail(c, vcase_line(c, "seeds") ? "seeds"
+                                                    : "baseline.seed",
+                          "seeds = %.10g, baseline.seed = %.10g: expected a whole "
+                          "number of runs in 1..1000 and seeds (baseline.seed "
+                          ".. + seeds - 1) in 0..2^32-1", nseeds, seed0);
     unsigned n_runs = (unsigned)nseeds;
     const char *set = vcase_get(c, "set");
     const char *how = vcase_get(c, "baseline");
     if (set && (!vcase_get(c, "measured.record") || !how ||
                 strcmp(how, "record")))
-        return sim_fail(SIM_ERR_FORMAT, "%s: set = %s needs baseline = record "
-                                        "and measured.record: it applies to "
-                                        "both recordings and the prediction "
-                                        "alike", c->path, set);
+        return vcase_fail(c, "set", "set = %s needs baseline = record and "
+                                    "measured.record: it applies to both "
+                                    "recordings and the prediction alike",
+                          set);
     if (set) {
         char buf[256];
         int k = 0;
         snprintf(buf, sizeof buf, "%s", set);
-        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t"))
+        /* each K=V a parameter in range, here with the case's line, not
+         * as the first recording's failure */
+        static params chk;
+        params_init(&chk);
+        for (char *t = strtok(buf, ", \t"); t; t = strtok(NULL, ", \t")) {
             k++;
+            if (params_set_str(&chk, t) != SIM_OK)
+                return vcase_fail(c, "set", "set: %s", sim_errmsg());
+        }
         if (k > MAX_SET || strlen(set) >= sizeof buf)
-            return sim_fail(SIM_ERR_FORMAT, "%s: set: at most %d settings",
-                            c->path, MAX_SET);
+            return vcase_fail(c, "set", "set: at most %d settings",
+                              MAX_SET);
     }
     if (n_runs > 1 && !vcase_get(c, "measured.record"))
-        return sim_fail(SIM_ERR_FORMAT, "%s: seeds = %u needs "
-                                        "measured.record (a measured table "
-                                        "is one run of its own)",
-                        c->path, n_runs);
+        return vcase_fail(c, "seeds", "seeds = %u needs measured.record (a "
+                                      "measured table is one run of its "
+                                      "own)", n_runs);
+
+    /* the transform too (its sites come later): a misspelt one failed
+     * after the baseline and the calibration, minutes into the case */
+    whatif_chain *early = NULL;
+    if (whatif_chain_parse(&early, spec) != SIM_OK)
+        return vcase_fail(c, "transform", "%s", sim_errmsg());
+    whatif_chain_free(early);
+
+    /* a file that is not there fails now, not after minutes of baseline,
+     * calibration and prediction (existence only: the measured table's
+     * contents are still read at step 4) */
+    static const char *const files[] = {"baseline.trace", "baseline.table",
+                                        "params", "calibrate.table",
+                                        "transform.sites", "measured.table"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char fp[600];
+        if (vcase_path(c, files[i], fp, sizeof fp) && access(fp, R_OK) != 0)
+            return vcase_fail(c, files[i], "%s = %s: %s", files[i],
+                              vcase_get(c, files[i]), strerror(errno));
+    }
+    if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
+        return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
+                                        "measured.record", c->path);
 
     /* 1-3: predict, with no access to the measured data */
     char trace[600];
@@ -495,8 +576,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             }
         }
         whatif_chain *chain = NULL;
-        if (e == SIM_OK)
-            e = whatif_chain_parse(&chain, spec_buf);
+        if (e == SIM_OK && (e = whatif_chain_parse(&chain, spec_buf)) != SIM_OK)
+            e = vcase_fail(c, "transform", "%s", sim_errmsg());
         static stats sb, sp;
         whatif_result res;
         if (e == SIM_OK) {
@@ -505,11 +586,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         }
         if (e == SIM_OK && c->out && k == 0) {
             fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
-                            "inserted, %llu VIRT misses re-derived away)\n  ",
+                            "of them VIRT misses re-derived away; %llu "
+                            "inserted)\n  ",
                     n_runs > 1 ? " (the first seed's run)" : "",
-                    whatif_chain_name(chain), (unsigned long long)res.removed,
-                    (unsigned long long)res.inserted,
-                    (unsigned long long)res.misses_rederived);
+                    spec, (unsigned long long)res.removed,
+                    (unsigned long long)res.misses_rederived,
+                    (unsigned long long)res.inserted);
             whatif_chain_report(chain, c->out);
         }
         whatif_chain_free(chain);
@@ -591,24 +673,34 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     bool total_ok = fabs(100.0 * cmp.err_total) <= total_budget;
     fails += !total_ok;
     json_t *jb = json_array();
+    /* every row budget.counts names is checked, in the list's order: one
+     * that neither table has (0 against 0) holds, one only the prediction
+     * has fails (no relative error against 0) */
+    for (const char *q = counts; q && *q;) {
+        q += strspn(q, ", \t");
+        size_t k = strcspn(q, ", \t");
+        int i = k ? exit_from_namen(q, (unsigned)k) : -1;
+        q += k;
+        if (i < 0)
+            continue;
+        const tcmp_row *r = &cmp.rows[i];
+        bool none = r->count_ref == 0 && r->count == 0;
+        double err = none ? 0 : r->err_count;
+        nc++;
+        bool ok = isfinite(err) && fabs(100.0 * err) <= count_budget;
+        cfail += !ok;
+        json_t *x = json_object();
+        json_object_set_new(x, "check", json_string("count"));
+        json_object_set_new(x, "row", json_string(exit_name((exit_type)i)));
+        json_object_set_new(x, "err", isfinite(err) ? json_real(err)
+                                                    : json_null());
+        json_object_set_new(x, "ok", json_boolean(ok));
+        json_array_append_new(jb, x);
+    }
     for (int j = 0; j < cmp.n; j++) {
         int i = cmp.order[j];
         const tcmp_row *r = &cmp.rows[i];
         const char *name = exit_name((exit_type)i);
-        if (counts && in_list(counts, name)) {
-            nc++;
-            bool ok = isfinite(r->err_count) &&
-                      fabs(100.0 * r->err_count) <= count_budget;
-            cfail += !ok;
-            json_t *x = json_object();
-            json_object_set_new(x, "check", json_string("count"));
-            json_object_set_new(x, "row", json_string(name));
-            json_object_set_new(x, "err", isfinite(r->err_count)
-                                              ? json_real(r->err_count)
-                                              : json_null());
-            json_object_set_new(x, "ok", json_boolean(ok));
-            json_array_append_new(jb, x);
-        }
         if (r->major) {
             double a = isfinite(r->err_sum) ? fabs(100.0 * r->err_sum) : 1e9;
             if (a > row_budget)

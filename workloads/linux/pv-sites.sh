@@ -1,30 +1,52 @@
 #!/bin/sh
-# pv-sites.sh VMLINUX: the template sites Linux's kvm_use_magic_page()
-# (arch/powerpc/kernel/kvm.c) finds in the kernel's text, one per line as
-# "0xADDRESS KIND" (KIND mtmsr, wrtee, wrteei1 or wrteei0), in address
-# order: every word from _stext to _etext, the template code itself
-# (kvm_template_start .. kvm_template_end) skipped, as the kernel scans it.
-# For `sim whatif --transform pv:sites=FILE` (docs/whatif.md): the template
-# area is allocated in this order, so sites the traced run never executed
-# still take their space. Needs binutils-powerpc-linux-gnu.
+# pv-sites.sh VMLINUX: what Linux's kvm_use_magic_page()
+# (arch/powerpc/kernel/kvm.c) scans and patches in the kernel's text, one
+# line each, in address order: "0xSTART stext" and "0xEND etext" (the
+# text it reads word by word), "0xADDRESS KIND" for each template site
+# (KIND mtmsr, wrtee, wrteei1 or wrteei0), and "0xADDRESS insn 0xWORD" for
+# each mfmsr, mfspr/mtspr (SPRG, SRR0/1 ...) and tlbsync (`sim whatif`
+# decides which of them kvm_check_ins patches in place), "0xADDRESS
+# kvm_tmp" (the area the templates are copied to and run in) and
+# "0xPAGE scancode" (each page of the scan's functions: kvm_use_magic_page,
+# or kvm_guest_init it is inlined into, and kvm_alloc); the template
+# code itself (kvm_template_start .. kvm_template_end) skipped, as the
+# kernel scans it. For `sim whatif --transform pv:sites=FILE`
+# (docs/whatif.md): the template area is allocated in this order, so
+# sites the traced run never executed still take their space, and the
+# scan's own exits follow from the text. Needs binutils-powerpc-linux-gnu.
 set -eu
 vml=$1
 nm=powerpc-linux-gnu-nm objdump=powerpc-linux-gnu-objdump
 sym() { "$nm" "$vml" | awk -v s="$1" '$3 == s { print $1; exit }'; }
 start=$(sym _stext) end=$(sym _etext)
-ts=$(sym kvm_template_start) te=$(sym kvm_template_end)
+ts=$(sym kvm_template_start) te=$(sym kvm_template_end) tmp=$(sym kvm_tmp)
 [ -n "$start" ] && [ -n "$end" ] || { echo "pv-sites.sh: $vml: no _stext/_etext" >&2; exit 2; }
-"$objdump" -d --no-show-raw-insn --start-address=0x"$start" \
-  --stop-address=0x"$end" "$vml" |
+echo "0x$start stext"
+[ -z "$tmp" ] || echo "0x$tmp kvm_tmp"
+for f in kvm_guest_init kvm_use_magic_page kvm_alloc; do
+  # one line per page the function covers
+  "$nm" -S "$vml" | awk -v s="$f" '$4 == s { print $1, $2; exit }' |
+    while read -r a n; do
+      p=$(( 0x$a & ~0xfff ))
+      while [ "$p" -lt $(( 0x$a + 0x$n )) ]; do
+        printf '0x%08x scancode\n' "$p"; p=$(( p + 4096 ))
+      done
+    done
+done
+"$objdump" -d --start-address=0x"$start" --stop-address=0x"$end" "$vml" |
   awk -v ts="$ts" -v te="$te" '
-    # addresses are 8 hex digits: as strings they compare as numbers
+    # addresses are 8 hex digits: as strings they compare as numbers;
+    # fields: address, the word as 4 bytes (big-endian), mnemonic, operands
     /^[ ]*[0-9a-f]+:\t/ {
       a = $1; sub(":", "", a)
-      if (length(a) != 8) next
+      if (length(a) != 8 || NF < 6) next
       if (ts != "" && a >= ts && a < te) next
-      m = $2; k = ""
+      m = $6; k = ""
       if (m == "mtmsr") k = "mtmsr"
       else if (m == "wrtee") k = "wrtee"
-      else if (m == "wrteei") k = ($3 == "1") ? "wrteei1" : "wrteei0"
+      else if (m == "wrteei") k = ($7 == "1") ? "wrteei1" : "wrteei0"
+      else if (m ~ /^(mfmsr|mfspr|mtspr|mfsprg|mtsprg|mfsrr[01]|mtsrr[01]|mfdear|mtdear|mfesr|mtesr|mfpir|tlbsync)$/)
+        k = "insn 0x" $2 $3 $4 $5
       if (k != "") print "0x" a, k
     }'
+echo "0x$end etext"
