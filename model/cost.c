@@ -18,6 +18,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "hostpages.h"
 #include "insn440.h"
 #include "taus2.h"
 #include "tlbword.h"
@@ -36,14 +37,9 @@ enum {
     PATH_MMIO = 1 << 9,     /* load/store emulated for QEMU */
     PATH_MAGIC = 1 << 10,   /* PV magic page mapped (DTLBPV) */
     PATH_SCHED = 1 << 11,   /* the vcpu thread can be scheduled out */
+    PATH_HOSTPG = 1 << 12,  /* path_host_pages (hostpages_on_path) */
 };
 
-#define PAGE_COMMON    0xd1000000u /* kvm module text/data (vmalloc) */
-#define PAGE_PATH      0xd1010000u
-#define PAGE_HOSTIRQ   0xd1020000u
-#define PAGE_QEMU      0x10000000u /* QEMU and other host tasks: many pages */
-#define QEMU_PAGE_SPAN 512u
-#define N_HINT         16
 /* The PID a guest user process runs with until a tlbwe shows another: user
  * processes get PIDs from 1 (Linux 44x contexts; next_pid in the cpu440
  * guest, workloads/guest/kernel.c). */
@@ -113,11 +109,8 @@ struct cost_model {
     uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
     double handler_lines[EXIT__COUNT];
     uint64_t last_qemu; /* QEMU cycles of the last cost_exit */
-    int hint_common[N_HINT], hint_path[N_HINT], hint_irq[64];
-    /* slot version when each hinted page was last seen there */
-    uint32_t seen_common[N_HINT], seen_path[N_HINT], seen_irq[64];
-    const uint32_t *slot_ver;
-    unsigned qemu_round, assumed;
+    hostpages hp; /* the host's own UTLB fills (model/hostpages) */
+    unsigned assumed;
     int internal_host;
     uint64_t tick_period;
     gsl_rng *rng_exit; /* per-exit host arrivals (taus2: cheap to seed) */
@@ -146,7 +139,6 @@ struct cost_model {
     uint64_t k_icache_miss, k_dtlb_shadow, k_shadow_refill;
     uint64_t k_guest_lines, k_scan;
     double k_guest_lines_d; /* guest_code_lines as a real (calibration) */
-    unsigned k_common_pages, k_path_pages;
     uint8_t scan_lines[TLB440_MAX + 1]; /* D-cache lines of n 16-byte
                                            guest TLB entries */
     double k_guest_insns, k_guest_cpi;
@@ -231,6 +223,8 @@ static unsigned path_of(exit_type t)
     }
     if (exit_flags(t) & EXF_HEAVY)
         p |= PATH_HEAVY;
+    if (hostpages_on_path(t))
+        p |= PATH_HOSTPG;
     /* Scheduling points of the vcpu thread (docs/cost-model.md, "Host
      * work"): cond_resched() in the EXTINT and DEC cases of
      * kvmppc_handle_exit, get_user_pages' cond_resched() under
@@ -389,8 +383,6 @@ static void precompute(cost_model *m)
     m->k_guest_lines = (uint64_t)P(p, guest_code_lines);
     m->k_guest_lines_d = P(p, guest_code_lines);
     m->k_scan = (uint64_t)P(p, tlb_scan_cycles);
-    m->k_common_pages = (unsigned)P(p, common_host_pages);
-    m->k_path_pages = (unsigned)P(p, path_host_pages);
     m->k_guest_insns = P(p, guest_insns);
     for (unsigned n = 0; n <= TLB440_MAX; n++)
         m->scan_lines[n] =
@@ -462,7 +454,10 @@ static sim_err create(cost_model **mp, const params *p, bool units_only)
     m->internal_host = 1;
     m->iccci = true;
     m->units_only = units_only;
-    m->slot_ver = tlb440_slot_versions(m->tlb);
+    hostpages_init(&m->hp, (unsigned)P(p, common_host_pages),
+                   (unsigned)P(p, path_host_pages),
+                   (unsigned)P(p, qemu_host_pages),
+                   (unsigned)P(p, hostirq_host_pages), m->tlb);
     precompute(m);
     cost_reset(m, 0, 0);
     *mp = m;
@@ -531,13 +526,10 @@ void cost_reset(cost_model *m, uint64_t tb_hz, uint64_t core_hz)
     m->cur_from = m->cur_row = -1;
     m->cur_measured = false;
     memset(m->ic_ok, 0, sizeof m->ic_ok);
-    for (int i = 0; i < N_HINT; i++)
-        m->hint_common[i] = m->hint_path[i] = -1;
-    for (int i = 0; i < 64; i++)
-        m->hint_irq[i] = -1;
+    hostpages_reset(&m->hp);
     m->now = 0;
     m->dcold = 1.0; /* the first exit finds nothing of the handler's data */
-    m->qemu_round = m->assumed = 0;
+    m->assumed = 0;
     double hz = (double)m->core_hz;
     m->tick_period = P(p, host_tick_hz) > 0 ? cyc(hz / P(p, host_tick_hz)) : 0;
     m->exit_index = 0;
@@ -591,46 +583,19 @@ void cost_state(cost_model *m, const trace_rec *r)
     }
 }
 
-/* Host accesses to n pages from base, each with its slot memo; returns
- * the misses' cycles. A page still in the slot where it was last seen (slot
- * version unchanged) hits without asking the soft TLB. That all of them do
- * (nearly always) is found without a branch per page. */
-static inline uint64_t host_pages(cost_model *m, uint32_t base, unsigned n,
-                                  int *hints, uint32_t *seen)
+/* The cycles of n host misses (the feature counts them). */
+static uint64_t host_misses(cost_model *m, unsigned misses)
 {
-    const uint32_t *ver = m->slot_ver;
-    uint32_t stale = 0;
-    for (unsigned i = 0; i < n; i++) /* (a page without a hint is stale) */
-        stale |= (uint32_t)(hints[i] < 0) |
-                 (ver[(unsigned)hints[i] & (TLB440_MAX - 1)] ^ seen[i]);
-    if (__builtin_expect(!stale, 1)) {
-        feat_add(m, CFEAT_hostmiss, 0);
-        return 0;
-    }
-    unsigned misses = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (hints[i] >= 0 && ver[hints[i]] == seen[i])
-            continue;
-        misses += tlb440_host_access(m->tlb, base + i * 4096u, &hints[i]);
-        if (hints[i] >= 0) /* (a pinned page has no slot) */
-            seen[i] = ver[hints[i]];
-    }
     feat_add(m, CFEAT_hostmiss, misses);
     if (!misses) /* skip the conversion's latency */
         return 0;
     return cyc(misses * m->k_host_miss);
 }
 
-/* Pages touched by QEMU or another host task: a moving window over many
- * pages, so each round trip fills fresh UTLB slots. */
+/* Pages touched by QEMU or another host task (hostpages_other_task). */
 static uint64_t other_task_pages(cost_model *m, unsigned n)
 {
-    unsigned misses = 0;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned k = (m->qemu_round * 13u + i) % QEMU_PAGE_SPAN;
-        misses += tlb440_host_access(m->tlb, PAGE_QEMU + k * 4096u, NULL);
-    }
-    m->qemu_round++;
+    unsigned misses = hostpages_other_task(&m->hp, m->tlb, n);
     feat_add(m, CFEAT_hostmiss, misses);
     return cyc(misses * P(&m->p, host_tlb_miss_cycles));
 }
@@ -678,8 +643,7 @@ static uint64_t hostirq_common(cost_model *m)
 {
     const params *p = &m->p;
     uint64_t c = cyc(P(p, hostirq_code_lines) * P(p, icache_miss_cycles));
-    unsigned n = (unsigned)P(p, hostirq_host_pages);
-    c += host_pages(m, PAGE_HOSTIRQ, n, m->hint_irq, m->seen_irq);
+    c += host_misses(m, hostpages_irq(&m->hp, m->tlb));
     feat_add(m, CFEAT_hostirq, 1);
     m->thrash = true;
     return c;
@@ -874,13 +838,11 @@ static void heavy_terms(cost_model *m, exit_type t, uint64_t *v)
 {
     const params *p = &m->p;
     m->thrash = true;
-    unsigned put = tlb440_vcpu_put(m->tlb);
-    if (m->lazy_tlb) { /* 2.6.28: _tlbia, shadow_tlb[] kept in memory */
-        tlb440_flush_host(m->tlb);
-        put = 0;
-    }
-    v[CSTAGE_utlb] += other_task_pages(m, (unsigned)P(p, qemu_host_pages));
-    unsigned load = tlb440_vcpu_load(m->tlb);
+    unsigned put, load;
+    unsigned misses =
+        hostpages_round_trip(&m->hp, m->tlb, m->lazy_tlb, &put, &load);
+    feat_add(m, CFEAT_hostmiss, misses);
+    v[CSTAGE_utlb] += cyc(misses * P(p, host_tlb_miss_cycles));
     feat_add(m, CFEAT_put, put);
     feat_add(m, CFEAT_load, load);
     v[CSTAGE_heavy] +=
@@ -958,11 +920,11 @@ static void handler_terms(cost_model *m, const trace_rec *r, exit_type t,
     double data_lines = m->data_lines;
 
     /* UTLB: the module pages every exit touches, plus the path's own */
-    v[CSTAGE_utlb] = host_pages(m, PAGE_COMMON, m->k_common_pages,
-                                m->hint_common, m->seen_common);
-    if (pa & (PATH_EMUL | PATH_MAP | PATH_MMIO))
-        v[CSTAGE_utlb] += host_pages(m, PAGE_PATH, m->k_path_pages,
-                                     m->hint_path, m->seen_path);
+    v[CSTAGE_utlb] =
+        host_misses(m, hostpages_touch(&m->hp, &m->hp.common, m->tlb));
+    if (pa & PATH_HOSTPG)
+        v[CSTAGE_utlb] +=
+            host_misses(m, hostpages_touch(&m->hp, &m->hp.path, m->tlb));
 
     if (pa & PATH_EMUL) {
         insn_class c = classify_inst(m, r->inst, t);
