@@ -10,12 +10,6 @@
 #include "params.h"
 #include "tlbword.h"
 
-/* Effective addresses of the host pages an exit handler touches outside
- * the pinned lowmem entry: kvm.ko lives in vmalloc space; QEMU in user
- * space (heavy exits only). */
-#define HOST_KVM_EA  0xd1000000u
-#define HOST_QEMU_EA 0x10000000u
-
 void cpu440_config_default(cpu440_config *c)
 {
     *c = (cpu440_config){
@@ -26,12 +20,24 @@ void cpu440_config_default(cpu440_config *c)
         .host_tick_hz = param_default(PARAM_host_tick_hz),
         .extint_hz = param_default(PARAM_host_irq_hz),
         .signal_hz = param_default(PARAM_signal_hz),
-        .host_pages_light = 6,
-        .host_pages_heavy = 24,
+        /* host pages: the cycle model's (model/hostpages) */
+        .common_host_pages = (unsigned)param_default(PARAM_common_host_pages),
+        .path_host_pages = (unsigned)param_default(PARAM_path_host_pages),
+        .qemu_host_pages = (unsigned)param_default(PARAM_qemu_host_pages),
+        .hostirq_host_pages =
+            (unsigned)param_default(PARAM_hostirq_host_pages),
         .think_s = 0.02,
         .guest_cpi = 1,
         .guest_cpi_den = 1,
     };
+}
+
+void cpu440_config_host_pages(cpu440_config *c, const params *p)
+{
+    c->common_host_pages = (unsigned)P(p, common_host_pages);
+    c->path_host_pages = (unsigned)P(p, path_host_pages);
+    c->qemu_host_pages = (unsigned)P(p, qemu_host_pages);
+    c->hostirq_host_pages = (unsigned)P(p, hostirq_host_pages);
 }
 
 /* Flat default handler time per exit path: the seed no-PV/PV tables'
@@ -86,14 +92,22 @@ static uint64_t next_arrival(cpu440 *c, double hz)
     return 1 + ticks(c, -log(1.0 - u) / hz);
 }
 
-static void reschedule(cpu440 *c, uint64_t t)
+/* Moves the arrivals due by t on; returns how many host ticks and device
+ * interrupts that were (arrivals while the guest runs are exits, the others
+ * are serviced inside the exit in progress). */
+static unsigned reschedule(cpu440 *c, uint64_t t)
 {
     uint64_t period = c->c.host_tick_hz > 0 ? ticks(c, 1.0 / c->c.host_tick_hz)
                                             : UINT64_MAX / 4;
-    while (c->next_host_tick <= t)
+    unsigned due = 0;
+    while (c->next_host_tick <= t) {
         c->next_host_tick += period;
-    while (c->next_extint <= t)
+        due++;
+    }
+    while (c->next_extint <= t) {
         c->next_extint += next_arrival(c, c->c.extint_hz);
+        due++;
+    }
     while (c->next_signal <= t)
         c->next_signal += next_arrival(c, c->c.signal_hz);
     uint64_t n = c->next_host_tick;
@@ -106,6 +120,7 @@ static void reschedule(cpu440 *c, uint64_t t)
     if (c->dec_expiry && cpu_dec_expiry_tb(c) < n)
         n = cpu_dec_expiry_tb(c);
     c->next_event = n;
+    return due;
 }
 
 uint64_t cpu_next_wake(const cpu440 *c)
@@ -162,21 +177,24 @@ static void exit_begin(cpu440 *c, exit_type t, unsigned irq, uint32_t pc,
                              .tb = now};
     c->npend = 1;
     booke_dec_check(c, now);
+    /* the handler's kvm.ko pages, before any shadow map of its own (the
+     * cycle model's order, model/hostpages) */
+    unsigned common, path;
+    hostpages_exit(&c->hp, c->tlb, t, &common, &path);
 }
 
-/* The host's own TLB misses while it handles the exit: kvm.ko pages on
- * every exit; heavy exits also run vcpu_put, QEMU and vcpu_load. */
-static void host_pressure(cpu440 *c, bool heavy)
+/* The host's own TLB misses at the end of the exit's handling (the cycle
+ * model's rule and order, model/hostpages): a heavy exit's round trip to
+ * QEMU (vcpu_put, QEMU's pages, vcpu_load), then a host interrupt
+ * handler's pages for each host interrupt serviced. */
+static void host_pressure(cpu440 *c, bool heavy, unsigned irqs)
 {
-    for (unsigned i = 0; i < c->c.host_pages_light && i < 32; i++)
-        tlb440_host_access(c->tlb, HOST_KVM_EA + 4096u * i, &c->host_hint[i]);
-    if (!heavy)
-        return;
-    tlb440_vcpu_put(c->tlb);
-    for (unsigned i = 0; i < c->c.host_pages_heavy && i < 32; i++)
-        tlb440_host_access(c->tlb, HOST_QEMU_EA + 4096u * i,
-                           &c->host_hint[32 + i]);
-    tlb440_vcpu_load(c->tlb);
+    if (heavy) {
+        unsigned put, load;
+        hostpages_round_trip(&c->hp, c->tlb, false, &put, &load);
+    }
+    for (unsigned i = 0; i < irqs; i++)
+        hostpages_irq(&c->hp, c->tlb);
 }
 
 /* What Unicorn's slot must hold for a UTLB slot: guest shadow entries
@@ -297,6 +315,12 @@ stop:
 static void exit_end(cpu440 *c)
 {
     exit_type t = c->type;
+    /* a DEC or EXTINT exit is itself a host interrupt serviced (the
+     * guest's decrementer is a host timer too); the arrival that caused
+     * it is due by the exit's start */
+    bool own_tick = t == EXIT_DEC && c->next_host_tick <= c->pend[0].tb;
+    bool own_ext = t == EXIT_EXTINT && c->next_extint <= c->pend[0].tb;
+    unsigned own = t == EXIT_DEC || t == EXIT_EXTINT;
     bool heavy = (exit_flags(t) & EXF_HEAVY) != 0;
     /* kvmppc_handle_exit checks signal_pending after a light exit: a
      * signal that arrived by then makes it a SIGNAL exit to user space. So
@@ -311,7 +335,6 @@ static void exit_end(cpu440 *c)
         if (c->next_signal <= end) /* consumed; rescheduled below */
             c->next_signal = c->pend[0].tb + 1;
     }
-    host_pressure(c, heavy);
     trace_rec *r = &c->pend[0];
     r->type = (uint8_t)t;
     r->flags |=
@@ -348,7 +371,11 @@ static void exit_end(cpu440 *c)
         c->input_pos += n;
         c->next_input = UINT64_MAX; /* the next after this one is read */
     }
-    reschedule(c, c->tb_entry);
+    /* the host interrupts that arrived during the exit were serviced in it
+     * (the one that caused a DEC or EXTINT exit is the exit's own) */
+    unsigned irqs = own + reschedule(c, c->tb_entry) - own_tick - own_ext;
+    host_pressure(c, heavy, irqs);
+    c->cnt.host_irqs += irqs;
     booke_deliver_pending(c);
     mirror_sync(c);
     /* a PC write makes Unicorn leave its loop: only when the guest does
@@ -454,10 +481,10 @@ static void reflect_program(cpu440 *c, uint32_t pc, uint32_t esr)
 static void on_program(cpu440 *c, uint32_t pc)
 {
     uint32_t inst = fetch(c, pc);
-    exit_begin(c, EXIT_EMULINST, BOOKE_IRQ_PROGRAM, pc, inst, 0);
+    exit_begin(c, guest_pr(c) ? EXIT_USR_PR_INST : EXIT_EMULINST,
+               BOOKE_IRQ_PROGRAM, pc, inst, 0);
     if (guest_pr(c)) {
         /* a privileged instruction in guest user mode: reflected */
-        c->type = EXIT_USR_PR_INST;
         reflect_program(c, pc, ESR_PPR);
     } else {
         c->pc = pc + 4;
@@ -830,10 +857,13 @@ sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
     *out = NULL;
     if (cfg->tb_hz < 1000000u || cfg->guest_cpi < 1 ||
         cfg->guest_cpi_den < 1 || cfg->think_s < 0 ||
-        cfg->host_tick_hz < 0 || cfg->extint_hz < 0 || cfg->signal_hz < 0)
+        cfg->host_tick_hz < 0 || cfg->extint_hz < 0 || cfg->signal_hz < 0 ||
+        !hostpages_counts_ok(cfg->common_host_pages, cfg->path_host_pages,
+                             cfg->qemu_host_pages, cfg->hostirq_host_pages))
         return sim_fail(SIM_ERR_RANGE,
                         "cpu440: configuration out of range "
-                        "(timebase >= 1 MHz, CPI >= 1, rates >= 0)");
+                        "(timebase >= 1 MHz, CPI >= 1, rates >= 0, host "
+                        "pages within their parameters' ranges)");
     cpu440 *c = calloc(1, sizeof *c);
     if (!c)
         return sim_fail(SIM_ERR_NOMEM, "cpu440: out of memory");
@@ -854,6 +884,9 @@ sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
                             .union_user_perms = cfg->union_user_perms};
         e = tlb440_new(&c->tlb, &tc);
     }
+    if (e == SIM_OK)
+        hostpages_init(&c->hp, cfg->common_host_pages, cfg->path_host_pages,
+                       cfg->qemu_host_pages, cfg->hostirq_host_pages, c->tlb);
     if (e != SIM_OK) {
         cpu440_free(c);
         return e;
@@ -957,8 +990,7 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     dev_reset(c);
     memset(c->uni, 0, sizeof c->uni);
     memset(c->ver_seen, 0xff, sizeof c->ver_seen); /* force a first sync */
-    for (unsigned i = 0; i < 64; i++)
-        c->host_hint[i] = -1;
+    hostpages_reset(&c->hp);
     memset(&c->cnt, 0, sizeof c->cnt);
     c->icount = c->icount_entry = c->tb_entry = 0;
     c->hidden = 0;

@@ -34,11 +34,17 @@ typedef struct cpu440_config {
     double host_tick_hz; /* host decrementer interrupts (DEC exits) */
     double extint_hz;    /* host device interrupts (EXTINT) */
     double signal_hz;    /* signals to the vcpu thread (SIGNAL) */
-    /* Host pages the exit handlers touch outside the pinned lowmem entry
-     * (kvm.ko text/data in vmalloc space; QEMU for heavy exits): each miss
-     * takes a UTLB slot from the shared round-robin index. */
-    unsigned host_pages_light; /* default 6 */
-    unsigned host_pages_heavy; /* default 24 */
+    /* The host's own UTLB fills (model/hostpages: the cycle model's rule,
+     * docs/cost-model.md "UTLB"): unpinned kvm.ko pages every exit touches
+     * as its handler starts, more on the emulation, TLB-map and MMIO
+     * paths, QEMU's and the host's during a heavy exit's round trip, a
+     * host interrupt handler's for each host interrupt serviced (a DEC or
+     * EXTINT exit's own, and each arriving during an exit). Each miss
+     * takes a UTLB slot from the shared round-robin index. Defaults: the
+     * parameters common_host_pages, path_host_pages, qemu_host_pages and
+     * hostirq_host_pages (model/params.h, docs/parameters.md). */
+    unsigned common_host_pages, path_host_pages;
+    unsigned qemu_host_pages, hostirq_host_pages;
     double think_s;     /* delay before each scripted console line (0.02 s) */
     /* timebase ticks per guest instruction: guest_cpi / guest_cpi_den
      * (1 / 1) */
@@ -57,6 +63,11 @@ typedef struct cpu440_config {
 } cpu440_config;
 
 void cpu440_config_default(cpu440_config *c);
+/* The host pages of a parameter set (common_host_pages, path_host_pages,
+ * qemu_host_pages, hostirq_host_pages): those the cycle model pricing or
+ * predicting the run uses. */
+struct params;
+void cpu440_config_host_pages(cpu440_config *c, const struct params *p);
 
 /* Where records go: exit records (with handler and guest ticks) in time
  * order, each followed by the state records of its handling. */
@@ -155,6 +166,9 @@ typedef struct cpu440_counters {
     uint64_t shadow_maps; /* kvmppc_mmu_map calls */
     uint64_t host_fills;  /* host TLB misses taking a UTLB slot */
     uint64_t host_evicted_guest;
+    /* host interrupts serviced inside exits: each DEC and EXTINT exit's
+     * own and those arriving while an exit is handled */
+    uint64_t host_irqs;
     uint64_t mftb; /* timebase reads emulated */
     /* Interrupts delivered to the guest (through its IVORs), by BookE
      * interrupt number and by the guest mode they interrupted

@@ -9,6 +9,7 @@
 #include "insn440.h"
 #include "iss.h"
 #include "kvm_para.h"
+#include "hostpages.h"
 #include "tlb440.h"
 
 /* ESR */
@@ -164,7 +165,7 @@ struct cpu440 {
     unsigned shadow_pid;
     uint32_t ver_seen[TLB440_MAX]; /* tlb440_slot_versions at the sync */
     bool magic_seen;
-    int host_hint[64];
+    hostpages hp; /* the host's own UTLB fills (model/hostpages) */
 
     uart uart;
     uic uic;

@@ -28,3 +28,8 @@ sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
 sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)
+# record and the cycle model: one set of host pages, from the parameters
+add_test(NAME cli_host_pages_record
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_pages_same.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_host_pages_record PROPERTIES TIMEOUT 300)

@@ -29,6 +29,8 @@ typedef struct kit {
     sim_err err;
     cpu440_boot boot; /* applied when has_boot */
     bool has_boot;
+    cpu440_coster coster; /* applied when has_coster */
+    bool has_coster;
 } kit;
 
 static sim_err kit_put(void *ctx, const trace_rec *r)
@@ -124,6 +126,8 @@ static inline void kit_run_cfg(kit *k, const cpu440_config *c,
     cpu440_set_sink(k->cpu, &s);
     if (k->has_boot)
         cpu440_set_boot(k->cpu, &k->boot);
+    if (k->has_coster)
+        cpu440_set_coster(k->cpu, &k->coster);
     cpu440_limits lim = {.max_exits = max_exits};
     k->err = cpu440_run(k->cpu, &lim, &k->end);
     if (k->err != SIM_OK)

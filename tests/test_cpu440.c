@@ -30,6 +30,13 @@ static void test_host_ticks_while_the_guest_runs_are_dec_exits(void)
     kit_run_cfg(k, &c, 100000);
     CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
     CU_ASSERT_TRUE(k->types[EXIT_DEC] >= 160 && k->types[EXIT_DEC] <= 200);
+    /* each DEC exit is one host interrupt serviced (its handler's UTLB
+     * pages, model/hostpages), and a tick landing in another exit's
+     * handler is serviced there: a few (179 DEC exits, 182 serviced) */
+    cpu440_counters n;
+    cpu440_get_counters(k->cpu, &n);
+    CU_ASSERT_TRUE(n.host_irqs >= k->types[EXIT_DEC] &&
+                   n.host_irqs <= k->types[EXIT_DEC] + 5);
     kit_free(k);
 }
 
@@ -50,6 +57,12 @@ static void test_host_ticks_during_an_idle_wait_are_no_exits(void)
     CU_ASSERT_EQUAL(kit_gpr(k, 24), BOOKE_IRQ_DECREMENTER);
     CU_ASSERT_EQUAL(k->types[EXIT_EMUL_WAIT], 1);
     CU_ASSERT_TRUE(k->types[EXIT_DEC] < 5); /* only those in guest time */
+    /* the ticks during the wait were serviced inside the exit: each with
+     * its handler's UTLB pages */
+    cpu440_counters n;
+    cpu440_get_counters(k->cpu, &n);
+    CU_ASSERT_TRUE(n.host_irqs >= 95 + k->types[EXIT_DEC] &&
+                   n.host_irqs <= 105 + k->types[EXIT_DEC]);
     kit_free(k);
 }
 
@@ -105,8 +118,9 @@ static void test_flat_default_ticks_are_the_seed_minimums(void)
             CU_ASSERT_TRUE(cpu440_flat_ticks((exit_type)t, 667000000u) > 0);
 }
 
-/* One set of host rates: the core's defaults are the parameter table's,
- * which the cycle model and the SystemC platform read. */
+/* One set of host rates and host pages: the core's defaults are the
+ * parameter table's, which the cycle model and the SystemC platform
+ * read. */
 static void test_default_rates_are_the_parameters(void)
 {
     cpu440_config c;
@@ -117,10 +131,24 @@ static void test_default_rates_are_the_parameters(void)
     params p;
     params_init(&p);
     CU_ASSERT_EQUAL(c.host_tick_hz, P(&p, host_tick_hz));
+    CU_ASSERT_EQUAL(c.common_host_pages, P(&p, common_host_pages));
+    CU_ASSERT_EQUAL(c.path_host_pages, P(&p, path_host_pages));
+    CU_ASSERT_EQUAL(c.qemu_host_pages, P(&p, qemu_host_pages));
+    CU_ASSERT_EQUAL(c.hostirq_host_pages, P(&p, hostirq_host_pages));
+    P(&p, common_host_pages) = 7;
+    P(&p, hostirq_host_pages) = 9;
+    cpu440_config_host_pages(&c, &p);
+    CU_ASSERT_EQUAL(c.common_host_pages, 7);
+    CU_ASSERT_EQUAL(c.hostirq_host_pages, 9);
+    /* outside the parameters' ranges: refused */
+    c.common_host_pages = 17;
+    cpu440 *cpu = NULL;
+    CU_ASSERT_EQUAL(cpu440_new(&cpu, &c), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NULL(cpu);
 }
 
 static CU_TestInfo tests[] = {
-    {"default host rates are the parameters'",
+    {"default host rates and pages are the parameters'",
      test_default_rates_are_the_parameters},
     {"host ticks in guest time are DEC exits",
      test_host_ticks_while_the_guest_runs_are_dec_exits},

@@ -113,7 +113,7 @@ static void help(FILE *f)
         "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  parameters (INI, `sim params show`): the host's\n"
-        "                 rates always, the others with --model\n"
+        "                 rates and pages always, the others with --model\n"
         "  --set N=V      one parameter (repeatable); without --model only\n"
         "                 host_tick_hz, host_irq_hz and signal_hz: host\n"
         "                 decrementer interrupts, device interrupts and signals\n"
@@ -121,7 +121,11 @@ static void help(FILE *f)
         "                 model and `sim replay --platform systemc` (their\n"
         "                 meaning and source: docs/parameters.md); only\n"
         "                 arrivals while the guest runs are DEC/EXTINT exits,\n"
-        "                 a signal turns a light exit in progress into SIGNAL\n"
+        "                 a signal turns a light exit in progress into SIGNAL;\n"
+        "                 and common_host_pages, path_host_pages,\n"
+        "                 qemu_host_pages, hostirq_host_pages: the host's own\n"
+        "                 UTLB fills, which evict guest shadow entries, by the\n"
+        "                 cycle model's rule (docs/cpu440.md)\n"
         "  --host-tick-hz R, --extint-hz R, --signal-hz R\n"
         "                 the same as --set host_tick_hz=R, host_irq_hz=R,\n"
         "                 signal_hz=R\n"
@@ -248,6 +252,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cfg.host_tick_hz = P(prm, host_tick_hz);
     cfg.extint_hz = P(prm, host_irq_hz);
     cfg.signal_hz = P(prm, signal_hz);
+    cpu440_config_host_pages(&cfg, prm);
     stats_init(&c.st, unit, cfg.tb_hz);
 
     cpu440 *cpu = NULL;
@@ -334,6 +339,14 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
            "interrupts/s, %g signals/s (host_tick_hz, host_irq_hz, "
            "signal_hz)\n",
            cfg.host_tick_hz, cfg.extint_hz, cfg.signal_hz);
+    printf("# host pages: %u every exit, %u more on emulation, TLB-map and "
+           "MMIO paths, %u a round trip to QEMU, %u a host interrupt "
+           "(common_host_pages, path_host_pages, qemu_host_pages, "
+           "hostirq_host_pages); %llu host UTLB fills, %llu of them over a "
+           "guest shadow entry\n",
+           cfg.common_host_pages, cfg.path_host_pages, cfg.qemu_host_pages,
+           cfg.hostirq_host_pages, (unsigned long long)k.host_fills,
+           (unsigned long long)k.host_evicted_guest);
     printf("# host: %.2f s wall, %.0f exits/s, %.1f guest MIPS, %llu shadow "
            "TLB updates into Unicorn\n",
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
@@ -509,11 +522,15 @@ int cli_record(int argc, char **argv)
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)n, sets[i]);
         if (strcmp(name, "host_tick_hz") && strcmp(name, "host_irq_hz") &&
-            strcmp(name, "signal_hz"))
+            strcmp(name, "signal_hz") && strcmp(name, "common_host_pages") &&
+            strcmp(name, "path_host_pages") &&
+            strcmp(name, "qemu_host_pages") &&
+            strcmp(name, "hostirq_host_pages"))
             return cli_usage_error("record",
                                    "--set %.*s: without --model only "
-                                   "host_tick_hz, host_irq_hz and signal_hz "
-                                   "act (add --model for the cycle model's)",
+                                   "host_tick_hz, host_irq_hz, signal_hz "
+                                   "and the *_host_pages act (add --model "
+                                   "for the cycle model's)",
                                    (int)n, sets[i]);
     }
     static params prm;
@@ -677,6 +694,8 @@ int cli_microbench(int argc, char **argv)
         printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
     cpu440_config cfg;
     cpu440_config_default(&cfg);
+    if (cm) /* the host pages of the model that prices the traps */
+        cpu440_config_host_pages(&cfg, cost_params(cm));
     cpu440 *cpu = NULL;
     sim_err e = cpu440_new(&cpu, &cfg);
     if (e == SIM_OK && cm) {
