@@ -18,7 +18,8 @@ sim_cli_test(record_linux_not_elf 2 "~vmlinux: not an ELF file" record linux-boo
 sim_cli_test(record_bad_time 2 "~--time: expected kvm or icount" record boot --time fast -o x.bin)
 sim_cli_test(record_bad_shadow_perms 2 "~--shadow-perms: expected kvm or union" record boot --shadow-perms all -o x.bin)
 sim_cli_test(record_linux_listed 0 "~linux-boot .*\\[--pv\\]" record --list)
-# record and the SystemC platform: one set of host rates, from the parameters
+# record and the SystemC platform: one set of host rates, from the
+# parameters; record and the cycle model: one set of host pages
 add_test(NAME cli_host_rates_record_platform
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_rates_same.sh $<TARGET_FILE:sim>
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
@@ -28,8 +29,3 @@ sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
 sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)
-# record and the cycle model: one set of host pages, from the parameters
-add_test(NAME cli_host_pages_record
-  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_pages_same.sh $<TARGET_FILE:sim>
-  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
-set_tests_properties(cli_host_pages_record PROPERTIES TIMEOUT 300)
