@@ -877,6 +877,13 @@ static sim_err lm_fit(fitctx *c, calib_result *r, unsigned max_iter,
     } else {
         gsl_vector *x = gsl_multifit_nlinear_position(w);
         u_all_from(c, x, u_fit);
+        /* GSL's driver reports a first iteration without any step that
+         * lowers the objective as GSL_EMAXITER with info GSL_ENOPROG: the
+         * start is already a minimum to the model's resolution (a table
+         * made by the model at the start values, or a start at the fitted
+         * point) - converged, not an iteration limit */
+        if (st == GSL_EMAXITER && info == GSL_ENOPROG)
+            st = GSL_ENOPROG;
         r->converged = st == GSL_SUCCESS || st == GSL_ENOPROG;
         snprintf(r->status, sizeof r->status, "%s",
                  st == GSL_SUCCESS

@@ -144,6 +144,27 @@ static void test_thread_count_does_not_change_the_result(void)
                   (isnan(a.par[k].sigma) && isnan(b.par[k].sigma)));
 }
 
+/* Started at the very values the table was made with, no step can lower
+ * the objective: that is a converged fit (exit code 0), not an iteration
+ * limit (GSL's driver reports it as GSL_EMAXITER with info GSL_ENOPROG). */
+static void test_start_at_the_minimum_is_converged(void)
+{
+    make_trace();
+    params truth;
+    params_init(&truth);
+    static table t;
+    model_table(&truth, &t);
+    calib_opts o;
+    opts_for(&o, 2);
+    static calib_result r;
+    CU_ASSERT_EQUAL_FATAL(calib_run(tpath, &t, &truth, &o, &r), SIM_OK);
+    CU_ASSERT_TRUE(r.converged);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.status, "converged"));
+    CU_ASSERT_PTR_NULL(strstr(r.status, "NOT"));
+    CU_ASSERT_TRUE(r.cost <= r.cost0);
+    CU_ASSERT_TRUE(r.cost0 < 1e-6);
+}
+
 static void test_no_row_in_common_is_refused(void)
 {
     make_trace();
@@ -212,6 +233,8 @@ static CU_TestInfo tests[] = {
      test_recovers_known_parameters},
     {"thread count does not change the result",
      test_thread_count_does_not_change_the_result},
+    {"a start at the minimum is converged",
+     test_start_at_the_minimum_is_converged},
     {"no row in common is refused", test_no_row_in_common_is_refused},
     {"a range excluding the start is refused",
      test_range_excluding_start_is_refused},

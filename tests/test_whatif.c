@@ -68,6 +68,18 @@ static sim_err run(const char *spec, const params *p, stats_unit unit)
     return e;
 }
 
+/* pv with OPTS and a site list of LINES written to FILE, in ticks; the
+ * transform spec into spec. */
+static sim_err run_sites(const char *file, const char *lines,
+                         const char *opts, const params *p, char *spec,
+                         size_t len)
+{
+    char sites[600];
+    write_sites(file, lines, sites, sizeof sites);
+    snprintf(spec, len, "pv:%s:sites=%s", opts, sites);
+    return run(spec, p, STATS_TICKS);
+}
+
 static uint64_t cnt(const stats *s, exit_type t)
 {
     return s->rows[t].count;
@@ -193,17 +205,16 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
          "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=2000 guest=2000 flags=G,PR\n"
          "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=3000 guest=2000 flags=G,PR\n");
     char sites[600], spec[700];
-    write_sites("whatif_scan_sites.txt",
-                "0xc0000000 stext\n"
-                "0xc0000100 insn 0x7c6000a6\n" /* mfmsr */
-                "0xc0000200 insn 0x7c7042a6\n" /* mfspr r3,SPRG0 */
-                "0xc0000300 insn 0x7c7002a6\n" /* mfspr r3,PID */
-                "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
-                "0xc0004000 etext\n0xc0008000 scancode\n",
-                sites, sizeof sites);
-    snprintf(spec, sizeof spec, "pv:template-bytes=56:hcalls=0:sites=%s",
-             sites);
-    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        run_sites("whatif_scan_sites.txt",
+                  "0xc0000000 stext\n"
+                  "0xc0000100 insn 0x7c6000a6\n" /* mfmsr */
+                  "0xc0000200 insn 0x7c7042a6\n" /* mfspr r3,SPRG0 */
+                  "0xc0000300 insn 0x7c7002a6\n" /* mfspr r3,PID */
+                  "0xc0001000 wrteei0\n0xc0002000 wrteei0\n"
+                  "0xc0004000 etext\n0xc0008000 scancode\n",
+                  "template-bytes=56:hcalls=0", &p, spec, sizeof spec),
+        SIM_OK);
     CU_ASSERT_EQUAL(cnt(&g_base, EXIT_EMULINST), 0);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 1 + 1 + 2);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 4);
@@ -233,19 +244,21 @@ static void test_pv_templates_run_in_kvm_tmp(void)
          "exit EMUL_WRTEE irq=6 pc=0xc0001100 inst=0x7c000146 tb=2000 guest=2000 flags=G\n"
          "exit EMUL_WRTEE irq=6 pc=0xc0001000 inst=0x7c000146 tb=3000 guest=2000 flags=G\n"
          "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=4000 guest=2000 flags=G,PR\n");
-    char sites[600], spec[700];
-    write_sites("whatif_tmp_sites.txt",
-                "0xc0001000 wrteei0\n0xc0001100 wrteei0\n0xc0100ff0 kvm_tmp\n",
-                sites, sizeof sites);
-    snprintf(spec, sizeof spec, "pv:template-bytes=112:hcalls=0:sites=%s",
-             sites);
-    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    char spec[700];
+    CU_ASSERT_EQUAL_FATAL(
+        run_sites("whatif_tmp_sites.txt",
+                  "0xc0001000 wrteei0\n0xc0001100 wrteei0\n"
+                  "0xc0100ff0 kvm_tmp\n",
+                  "template-bytes=112:hcalls=0", &p, spec, sizeof spec),
+        SIM_OK);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_WRTEE), 0);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 2);
     /* without the address: no template page is fetched */
-    write_sites("whatif_tmp_sites.txt", "0xc0001000 wrteei0\n0xc0001100 wrteei0\n",
-                sites, sizeof sites);
-    CU_ASSERT_EQUAL_FATAL(run(spec, &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        run_sites("whatif_tmp_sites.txt",
+                  "0xc0001000 wrteei0\n0xc0001100 wrteei0\n",
+                  "template-bytes=112:hcalls=0", &p, spec, sizeof spec),
+        SIM_OK);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 0);
 }
 
