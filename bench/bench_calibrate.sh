@@ -16,8 +16,12 @@ NOPV=validation/hw/ppc440-ubuntu-boot-nopv.txt
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$B" -j2 --target sim >/dev/null
 mkdir -p "$B/bench"
+# the traces are kept between runs, keyed by the binary that drew them: a
+# changed profile or synthesis must not be benchmarked on an old trace
+key=$(sha256sum "$B/sim" | cut -c1-12)
 for n in 1M 10M; do
-  t=$B/bench/like-$n.bin
+  t=$B/bench/like-$n-$key.bin
+  rm -f $(ls "$B"/bench/like-$n*.bin 2>/dev/null | grep -v -- "-$key.bin") 2>/dev/null || true
   [ -f "$t" ] || "$B/sim" trace synth --like "$NOPV" --exits "$n" -o "$t" 2>/dev/null
   cat "$t" >/dev/null
   REPS=3
