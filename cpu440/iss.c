@@ -439,8 +439,15 @@ void iss_close(iss *s)
 {
     if (!s)
         return;
-    if (s->uc)
+    if (s->uc) {
+        /* Unicorn frees a page's self-modifying-code bitmap (built after
+         * ten writes to a page holding translated code: the PV boot
+         * patching the kernel's text) only when it flushes its
+         * translations, not in uc_close: flush first (UC_CTL_TB_FLUSH,
+         * which unicorn.h calls uc_ctl_flush_tlb) */
+        uc_ctl_flush_tlb(s->uc);
         uc_close(s->uc);
+    }
     if (s->presence)
         munmap(s->presence, s->presence_bytes);
     if (s->ram)
