@@ -200,16 +200,31 @@ int cli_calibrate(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'T': trace = optarg; break;
-        case 'H': hwpath = optarg; break;
-        case 'o': out = optarg; break;
-        case 'P': pfile = optarg; break;
+        case 'T':
+            if (cli_once("calibrate", "--trace", &trace, optarg))
+                return 2;
+            break;
+        case 'H':
+            if (cli_once("calibrate", "--table", &hwpath, optarg))
+                return 2;
+            break;
+        case 'o':
+            if (cli_once("calibrate", "-o", &out, optarg))
+                return 2;
+            break;
+        case 'P':
+            if (cli_once("calibrate", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == 64)
                 return cli_usage_error("calibrate", "too many --set");
             sets[nsets++] = optarg;
             break;
-        case 'F': fitlist = optarg; break;
+        case 'F':
+            if (cli_once("calibrate", "--fit", &fitlist, optarg))
+                return 2;
+            break;
         case 'X':
             if (nfix == 16)
                 return cli_usage_error("calibrate", "too many --fix");
@@ -271,8 +286,7 @@ int cli_calibrate(int argc, char **argv)
             break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("calibrate", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("calibrate", "o:h", opts, argv);
         }
     }
     if (optind != argc)
@@ -291,6 +305,12 @@ int cli_calibrate(int argc, char **argv)
         if ((rc = name_list("--fix", fixes[i], o.fit, false)) != 0)
             return rc;
 
+    /* params.ini must not replace what the fit reads: the trace, the
+     * hardware table or the starting parameters */
+    if ((rc = cli_check_output_of(out, trace)) ||
+        (rc = cli_check_output_of(out, hwpath)) ||
+        (rc = cli_check_output_of(out, pfile)))
+        return rc;
     static params start;
     if ((rc = cli_params_resolve(&start, pfile, sets, nsets)) != 0)
         return rc;

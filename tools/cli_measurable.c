@@ -120,8 +120,7 @@ int cli_measurable(int argc, char **argv)
         case 'k': check = true; break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("measurable", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("measurable", "h", opts, argv);
         }
     }
     if (optind != argc - 1)

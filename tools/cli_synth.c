@@ -70,7 +70,9 @@ static int synth_like(const char *like, const char *mix,
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
     int c;
-    if ((c = cli_check_output(out)))
+    /* the table and a profile file are inputs: -o must not replace them */
+    if ((c = cli_check_output_of(out, like)) ||
+        (c = cli_check_output_of(out, mix)))
         return c;
     static table t;
     sim_err e = table_read_file(&t, like, TFMT_AUTO);
@@ -123,7 +125,10 @@ int cli_trace_profile(int argc, char **argv)
         case 'n': name = optarg; break;
         case 's': source = optarg; break;
         case 'a': assumes = optarg; break;
-        case 'o': out = optarg; break;
+        case 'o':
+            if (cli_once("trace profile", "-o", &out, optarg))
+                return 2;
+            break;
         case 'h':
             printf("usage: sim trace profile TRACE --name N [--source TEXT] "
                    "[--assumes TEXT] -o FILE\n\n"
@@ -135,8 +140,7 @@ int cli_trace_profile(int argc, char **argv)
                    "docs/calibration.md).\n");
             return 0;
         default:
-            return cli_usage_error("trace profile", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("trace profile", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -146,6 +150,8 @@ int cli_trace_profile(int argc, char **argv)
                                "no blanks");
     if (!out)
         return cli_usage_error("trace profile", "-o FILE is required");
+    if ((c = cli_check_output_of(out, argv[optind])))
+        return c;
     static exitprof p;
     sim_err e = exitprof_build(&p, argv[optind], name, source, assumes);
     if (e != SIM_OK)
@@ -193,20 +199,31 @@ int cli_trace_synth(int argc, char **argv)
                 return cli_usage_error("trace synth", "--seed: expected an "
                                        "unsigned number, got '%s'", optarg);
             break;
-        case 'p': profile = optarg; break;
+        case 'p':
+            if (cli_once("trace synth", "--profile", &profile, optarg))
+                return 2;
+            break;
         case 't':
             if (cli_parse_u64(optarg, &tb_hz) || tb_hz < 1000000ULL ||
                 tb_hz > 100000000000ULL)
                 return cli_usage_error("trace synth", "--tb-hz: expected 1 MHz "
                                        "to 100 GHz in Hz, got '%s'", optarg);
             break;
-        case 'o': out = optarg; break;
-        case 'L': like = optarg; break;
-        case 'm': mix = optarg; break;
+        case 'o':
+            if (cli_once("trace synth", "-o", &out, optarg))
+                return 2;
+            break;
+        case 'L':
+            if (cli_once("trace synth", "--like", &like, optarg))
+                return 2;
+            break;
+        case 'm':
+            if (cli_once("trace synth", "--mix", &mix, optarg))
+                return 2;
+            break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("trace synth", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("trace synth", "o:h", opts, argv);
         }
     }
     if (optind != argc)
@@ -223,7 +240,7 @@ int cli_trace_synth(int argc, char **argv)
         return cli_usage_error("trace synth", "--exits N is required");
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
-    if ((c = cli_check_output(out)))
+    if ((c = cli_check_output_of(out, profile)))
         return c;
 
     synth_profile p;

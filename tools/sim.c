@@ -1,4 +1,5 @@
 /* sim: the sim440 command line. Dispatches `sim <command> [options]`. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -218,13 +219,35 @@ int cli_check_output_of(const char *path, const char *input)
     return e ? cli_report(e) : 0;
 }
 
+int cli_check_distinct(const char *a, const char *b)
+{
+    sim_err e = outfile_check_distinct(a, b);
+    return e ? cli_report(e) : 0;
+}
+
+int cli_once(const char *cmd, const char *opt, const char **slot,
+             const char *arg)
+{
+    if (*slot)
+        return cli_usage_error(cmd, "%s given twice ('%s' and '%s'): it "
+                               "takes one", opt, *slot, arg);
+    *slot = arg;
+    return 0;
+}
+
 int cli_parse_u64(const char *s, unsigned long long *v)
 {
     char *end;
-    if (!s || !*s || *s == '-')
+    /* decimal, or hex after 0x; digits first: strtoull alone takes " 5"
+     * and "+5", wraps " -1" and, in base 0, reads "010" as octal 8 */
+    if (!s)
+        return -1;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = hex ? s + 2 : s;
+    if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
         return -1;
     errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
+    unsigned long long x = strtoull(d, &end, hex ? 16 : 10);
     if (errno == ERANGE)
         return -1;
     unsigned long long mul = 1;
