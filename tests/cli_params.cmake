@@ -40,3 +40,6 @@ sim_cli_test(params_file_given_twice 2
 # a missing value is named as such (it said "unknown option '--params'")
 sim_cli_test(params_missing_value 2 "~option '--params' needs a value"
   params show --params)
+# a NUL byte ended inih's line: 'cpi = 1.5<NUL>garbage' read as cpi = 1.5
+sim_cli_test(params_nul_byte 2 "~nul_byte.ini:2: a NUL byte"
+  params show --params @params/nul_byte.ini)
