@@ -134,7 +134,7 @@ static int name_list(const char *opt, const char *list, bool *fit, bool on)
     return 0;
 }
 
-static int parse_range(const char *arg, calib_opts *o)
+static int parse_range(const char *arg, calib_opts *o, bool *ranged)
 {
     const char *eq = strchr(arg, '=');
     char name[64];
@@ -159,6 +159,11 @@ static int parse_range(const char *arg, calib_opts *o)
     if (end == h || *end || !isfinite(lo) || !isfinite(hi))
         return cli_usage_error("calibrate", "--range %s: expected NAME=LO:HI",
                                arg);
+    if (ranged[id])
+        return cli_usage_error("calibrate", "--range %s: %s has a range "
+                               "already (one --range per parameter)", arg,
+                               name);
+    ranged[id] = true;
     o->lo[id] = lo;
     o->hi[id] = hi;
     return 0;
@@ -194,6 +199,7 @@ int cli_calibrate(int argc, char **argv)
     const char *fitlist = NULL;
     char *fixes[16];
     int nfix = 0;
+    bool ranged[PARAM__COUNT] = {false};
     int c, rc;
     unsigned long long v;
     optind = 1;
@@ -231,7 +237,7 @@ int cli_calibrate(int argc, char **argv)
             fixes[nfix++] = optarg;
             break;
         case 'R':
-            if ((rc = parse_range(optarg, &o)) != 0)
+            if ((rc = parse_range(optarg, &o, ranged)) != 0)
                 return rc;
             break;
         case 'S':
@@ -304,6 +310,14 @@ int cli_calibrate(int argc, char **argv)
     for (int i = 0; i < nfix; i++)
         if ((rc = name_list("--fix", fixes[i], o.fit, false)) != 0)
             return rc;
+    /* a range bounds a fit: on a parameter held at its start value it
+     * would do nothing, silently */
+    for (int i = 0; i < PARAM__COUNT; i++)
+        if (ranged[i] && !o.fit[i])
+            return cli_usage_error("calibrate", "--range %s: %s is not "
+                                   "fitted (see --fit, --fix): its range "
+                                   "would do nothing", param_name(i),
+                                   param_name(i));
 
     /* params.ini must not replace what the fit reads: the trace, the
      * hardware table or the starting parameters */
@@ -376,7 +390,9 @@ int cli_calibrate(int argc, char **argv)
     fprintf(f, "; residuals: %d (avg, stddev, min of %d rows, weights sqrt "
                "of the time share)\n", r.nres, r.nres / 3);
     fprintf(f, "; objective %.6g at the start, %.6g fitted; residual "
-               "variance %.4g\n", r.cost0, r.cost, r.resvar);
+               "variance ", r.cost0, r.cost);
+    calib_write_resvar(f, &r);
+    fputc('\n', f);
     fprintf(f, "; traced duration: %+.2f%% against the table", 
             100 * (r.total - r.total_hw) / r.total_hw);
     if (isfinite(r.total_full))
