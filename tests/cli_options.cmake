@@ -40,3 +40,15 @@ foreach(c "calibrate;--trace" "replay;--params" "sweep;--param"
 endforeach()
 sim_cli_test(options_missing_value_short_o 2 "~option '-o' needs a value"
   trace synth --exits 10 -o)
+
+# text written as one line of an output: a newline in replay's --title
+# broke the kvm table (its next line read 'unit is cycles'), longer
+# titles and workload names were cut silently, a control character in the
+# workload became '_'
+sim_cli_test(options_replay_title_newline 2
+  "~--title: one line of printable text \\(character 2 is not\\)"
+  replay @synth500.bin --title "a\nunit is cycles")
+sim_cli_test(options_import_workload_long 2
+  "~--workload: at most 31 characters, not 40"
+  import ftrace @ftrace_trace6.txt -o opt_wl.bin
+  --workload 0123456789012345678901234567890123456789)

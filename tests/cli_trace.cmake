@@ -88,7 +88,7 @@ set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)
 # line of its own (here a second 'exits' the reader would take), and
 # more than 199 characters were cut silently
 sim_cli_test(trace_profile_source_newline 2
-  "~--source: one line of printable text \\(a control character at 2\\)"
+  "~--source: one line of printable text \\(character 2 is not\\)"
   trace profile @synth500.bin --name x --source "a\nexits 5" -o prof_nl.txt)
 sim_cli_test(trace_profile_assumes_long 2
   "~--assumes: at most 199 characters, not 220"

@@ -98,6 +98,12 @@ int cli_once(const char *cmd, const char *opt, const char **slot,
 /* Two outputs of one command must not be the same file (outfile_check_
  * distinct): 0, or the exit code after the message. */
 int cli_check_distinct(const char *a, const char *b);
+/* A text option written as one line of an output (a title, a header
+ * string): printable (ASCII only when ascii), at most max characters;
+ * else a usage error (exit code 2) instead of a line break in the output
+ * or a silent cut. 0 when fine. */
+int cli_check_text(const char *cmd, const char *opt, const char *s,
+                   size_t max, bool ascii);
 /* Parses an unsigned number, decimal (010 is ten) or hex after 0x, with
  * an optional k/M/G suffix; no sign, no blanks. 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *v);

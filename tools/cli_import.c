@@ -115,7 +115,13 @@ static int cmd_ftrace(int argc, char **argv)
                                        optarg);
             o.guest_ram = v;
             break;
-        case 'w': o.workload = optarg; break;
+        case 'w':
+            /* the trace header's workload: printable ASCII, 31 at most */
+            if (cli_check_text("import ftrace", "--workload", optarg, 31,
+                               true))
+                return 2;
+            o.workload = optarg;
+            break;
         case 'r':
             if (cli_once("import ftrace", "--report", &report, optarg))
                 return 2;

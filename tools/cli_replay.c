@@ -182,7 +182,12 @@ int cli_replay(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = true; break;
-        case 't': title = optarg; break;
+        case 't':
+            /* the first line of a kvm table (kept to 127 characters) */
+            if (cli_check_text("replay", "--title", optarg, 127, false))
+                return 2;
+            title = optarg;
+            break;
         case 'o':
             if (cli_once("replay", "-o", &out, optarg))
                 return 2;

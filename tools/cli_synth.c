@@ -151,18 +151,9 @@ int cli_trace_profile(int argc, char **argv)
     /* each is one line of the profile: a newline would start a line of
      * its own (a keyword the reader then takes), and the profile keeps
      * at most 199 characters of each */
-    const char *txt[] = {source, assumes}, *opt[] = {"--source", "--assumes"};
-    for (int i = 0; i < 2; i++) {
-        size_t n = strlen(txt[i]);
-        for (size_t j = 0; j < n; j++)
-            if ((unsigned char)txt[i][j] < 0x20 || txt[i][j] == 0x7f)
-                return cli_usage_error("trace profile", "%s: one line of "
-                                       "printable text (a control character "
-                                       "at %zu)", opt[i], j + 1);
-        if (n > 199)
-            return cli_usage_error("trace profile", "%s: at most 199 "
-                                   "characters, not %zu", opt[i], n);
-    }
+    if (cli_check_text("trace profile", "--source", source, 199, false) ||
+        cli_check_text("trace profile", "--assumes", assumes, 199, false))
+        return 2;
     if (!out)
         return cli_usage_error("trace profile", "-o FILE is required");
     if ((c = cli_check_output_of(out, argv[optind])))

@@ -225,6 +225,23 @@ int cli_check_distinct(const char *a, const char *b)
     return e ? cli_report(e) : 0;
 }
 
+int cli_check_text(const char *cmd, const char *opt, const char *s,
+                   size_t max, bool ascii)
+{
+    size_t n = strlen(s);
+    for (size_t j = 0; j < n; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (c < 0x20 || c == 0x7f || (ascii && c > 0x7f))
+            return cli_usage_error(cmd, "%s: one line of printable %stext "
+                                   "(character %zu is not)", opt,
+                                   ascii ? "ASCII " : "", j + 1);
+    }
+    if (n > max)
+        return cli_usage_error(cmd, "%s: at most %zu characters, not %zu",
+                               opt, max, n);
+    return 0;
+}
+
 int cli_once(const char *cmd, const char *opt, const char **slot,
              const char *arg)
 {
