@@ -29,6 +29,12 @@ sim_cli_test(validate_list 0 "~ppc440-pv"
 # run outside the checkout (testtmp has no validation/): the source tree's cases
 sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
   validate arm64-mair)
+# a case file given by its path (a user's own board): named after the file,
+# its relative table paths resolved from its directory
+sim_cli_test(validate_case_by_path 0 "~verdict arm64-mair: PASS"
+  validate ${CMAKE_SOURCE_DIR}/validation/cases/arm64-mair.case)
+sim_cli_test(validate_case_path_missing 2 "~no case '/nonexistent/board\\.case' \\(/nonexistent/board\\.case: No such file"
+  validate /nonexistent/board.case)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
 
