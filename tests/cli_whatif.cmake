@@ -81,6 +81,17 @@ set_tests_properties(cli_validate_relative_trace PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
 sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
   table show @table_truncated.txt)
+# baseline.exits below the table's: the prediction is scaled to the table
+sim_cli_test(validate_scaled_note 0
+  "~prediction scaled x2000: the baseline trace has 5000 exits, its table 10000000"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_scaled_to_table 0 "~EMULINST +6,423,699 +6,422,000"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a board at 333 MHz (the case's params): the synthesised baseline runs at
+# that clock (it ran at 667 MHz whatever the params said, which then
+# changed nothing) and the calibration starts from the params
+sim_cli_test(validate_params_board_clock 0 "~core and timebase at 333 MHz"
+  validate clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # --plot DIR that is a file: refused before any case runs
 sim_cli_test(validate_plot_not_a_dir 2 "~--plot .*: not a directory"
   validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot @cost_mix.bin)
