@@ -119,6 +119,11 @@ validate_refuses(missmeas "6: measured.table = ../no-such-table.txt: No such fil
 validate_refuses(seedwrap "8: seeds = 2, baseline.seed = 4294967295")
 validate_refuses(badset "7: set: .*unknown parameter 'hots_irq_hz'")
 validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
+validate_refuses(badacct "6: accounting = 3.0: expected 2.6.29")
+# ticks summed: the predicted TIMEINGUEST keeps the usec fractions (85 with
+# 2.6.29's truncation per sample)
+sim_cli_test(validate_accounting_31 0 "~TIMEINGUEST +2,600 +45 +-98.3% +2,864 +107 "
+  validate acct31 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(foldrow "8: budget.counts: 'EMUL_MTMSR' is folded into EMULINST")
 # a measured table cut at a line boundary: its own file and line
 sim_cli_test(validate_truncated_measured 2

@@ -31,8 +31,26 @@ const char *const validate_whatif_keys[] = {
     "calibrate.table", "transform",       "transform.sites", "measured.table",
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
-    "budget.count",    "requires",        NULL,
+    "budget.count",    "requires",        "accounting",      NULL,
 };
+
+/* The tables' accounting (docs/tables.md): `accounting = 2.6.29` (the
+ * default: each sample truncated to usec, as the seed tables) or `3.1`
+ * (ticks summed, a 3.1+ kernel's table). */
+static sim_err case_unit(const vcase *c, stats_unit *u)
+{
+    const char *a = vcase_get(c, "accounting");
+    *u = STATS_USEC;
+    if (!a || !strcmp(a, "2.6.29"))
+        return SIM_OK;
+    if (!strcmp(a, "3.1")) {
+        *u = STATS_TICKS;
+        return SIM_OK;
+    }
+    return vcase_fail(c, "accounting", "accounting = %s: expected 2.6.29 "
+                                       "(each sample truncated to usec) or "
+                                       "3.1 (ticks summed)", a);
+}
 
 /* "a b c" -> argv (in place in buf). */
 static int split(char *buf, const char **argv, int max)
@@ -281,11 +299,24 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     snprintf(ini, sizeof ini, "%s/calibrated.ini", c->tmp);
     /* the case's parameters (a board's core_hz ...) are the calibration's
      * start and held values, not only the prediction's */
-    const char *argv[] = {"calibrate", "--trace", trace,   "--table", p,
-                          "-o",        ini,       given ? "--params" : NULL,
-                          start,       NULL};
+    stats_unit unit;
+    sim_err e = case_unit(c, &unit);
+    if (e != SIM_OK)
+        return e;
+    const char *argv[] = {"calibrate",
+                          "--trace",
+                          trace,
+                          "--table",
+                          p,
+                          "-o",
+                          ini,
+                          "--accounting",
+                          unit == STATS_TICKS ? "3.1" : "2.6.29",
+                          given ? "--params" : NULL,
+                          start,
+                          NULL};
     int code;
-    sim_err e = step(c, "sim calibrate", argv, &code);
+    e = step(c, "sim calibrate", argv, &code);
     if (e != SIM_OK)
         return e;
     if (code == 0 || code == 1) { /* 1: not converged, best point kept */
@@ -351,7 +382,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
         return e;
     if (notes)
         note(c, notes, "measured: sim record %s", a);
-    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    replay_opts ro = {.ticks = REPLAY_MEASURED};
+    e = case_unit(c, &ro.unit);
+    if (e != SIM_OK)
+        return e;
     static stats s;
     replay_result rr;
     e = replay_file(trace, &ro, &s, &rr);
@@ -362,9 +396,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
 
 /* The baseline trace's own table (its recorded ticks), when it has them:
  * accumulated into own; false when the trace carries no ticks. */
-static bool own_ticks(const char *trace, table *own, bool pooled)
+static bool own_ticks(const char *trace, table *own, bool pooled,
+                      stats_unit unit)
 {
-    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    replay_opts ro = {.unit = unit, .ticks = REPLAY_MEASURED};
     static stats s;
     static table t;
     replay_result rr;
@@ -557,6 +592,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                       "measured table is one run of its "
                                       "own)", n_runs);
 
+    /* the tables' accounting, read by every step below */
+    stats_unit unit;
+    e = case_unit(c, &unit);
+    if (e != SIM_OK)
+        return e;
+
     /* the transform too (its sites come later): a misspelt one failed
      * after the baseline and the calibration, minutes into the case */
     whatif_chain *early = NULL;
@@ -647,7 +688,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         static stats sb, sp;
         whatif_result res;
         if (e == SIM_OK) {
-            whatif_opts wo = {.unit = STATS_USEC};
+            whatif_opts wo = {.unit = unit};
             e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
         }
         if (e == SIM_OK && c->out && k == 0) {
@@ -673,7 +714,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         stats_to_table(&sb, n_runs > 1 ? &t : &model);
         if (n_runs > 1)
             table_accumulate(&model, &t);
-        have_own = have_own && own_ticks(trace, &own, n_runs > 1);
+        have_own = have_own && own_ticks(trace, &own, n_runs > 1, unit);
     }
     if (e != SIM_OK) {
         free(tot_pred);
