@@ -142,6 +142,22 @@ two-outputs)
     [ ! -e same.out ] && [ ! -e same.png ] || fail "sim $cmd wrote its output"
   done
   no_temp ;;
+stdout-full)
+  # a report printed to a full device reached no one: exit code 2 with the
+  # reason, for every command (params show, measurable, trace info and
+  # synth --mix list exited 0; trace info 2 without a word)
+  if ! mknod full c 1 7 2>/dev/null; then
+    echo "SKIPPED: cannot make device nodes here (mknod needs root); not tested"
+    exit 77
+  fi
+  ref
+  printf 'kernel a wall 1 2 3\nkernel b wall 1 2 3.5\ntraps a X 10\ntraps b X 20\n' >m.txt
+  for cmd in "params show" "measurable m.txt" "trace info ref.bin" \
+             "trace synth --mix list" "replay ref.bin"; do
+    $sim $cmd >full 2>err.txt; rc=$?
+    [ $rc = 2 ] || fail "sim $cmd >full: exit code $rc, expected 2"
+    grep -q "stdout: write failed" err.txt || fail "sim $cmd >full said: $(cat err.txt)"
+  done ;;
 params-dir)
   mkdir p
   out=$("$sim" params show --params p 2>&1); rc=$?

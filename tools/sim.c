@@ -300,7 +300,17 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             snprintf(g_cmd, sizeof g_cmd, "%s", commands[i].name);
-            return commands[i].run(argc - 1, argv + 1);
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* a report printed to a full disk or a closed stream did not
+             * reach anyone: that is no success (a command that failed has
+             * said why already) */
+            errno = 0;
+            if (rc != 2 && (fflush(stdout) != 0 || ferror(stdout)))
+                return cli_report(sim_fail(SIM_ERR_IO, "stdout: write "
+                                           "failed%s%s",
+                                           errno ? ": " : "",
+                                           errno ? strerror(errno) : ""));
+            return rc;
         }
     fprintf(stderr, "sim: unknown command '%s'\n", argv[1]);
     usage(stderr);
