@@ -558,16 +558,26 @@ static sim_err kvm_breakdown(lex *x, table *t)
  * seed's tables and in sim440's; allowed: 1 usec a row of rounding and
  * 0.1%). Rows missing at the end of a file cut at a line boundary are
  * otherwise invisible: the table would read as if they never happened. */
-static sim_err kvm_rows_add_up(const lex *x, const table *t,
-                               unsigned traced_line)
+/* The sum of the rows when it misses the stated traced duration (json
+ * states it too), else NAN. */
+static double rows_miss_traced(const table *t)
 {
     double sum = sum_of_rows_if_guest(t);
     if (isnan(sum) || !isfinite(t->traced_usec))
-        return SIM_OK;
+        return NAN;
     double rows = 0;
     for (int i = 0; i < EXIT__COUNT; i++)
         rows += table_row_has_data(&t->rows[i]);
     if (fabs(sum - t->traced_usec) <= rows + 0.001 * t->traced_usec)
+        return NAN;
+    return sum;
+}
+
+static sim_err kvm_rows_add_up(const lex *x, const table *t,
+                               unsigned traced_line)
+{
+    double sum = rows_miss_traced(t);
+    if (isnan(sum))
         return SIM_OK;
     return sim_fail(SIM_ERR_FORMAT,
                     "%s:%u: the rows add up to %.0f usec, but line %u gives "
@@ -1132,6 +1142,14 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
                 t->never_hit[i] = bd.never_hit[i] && i != EXIT_EMULINST;
             }
     }
+
+    double sum = rows_miss_traced(t);
+    if (!isnan(sum))
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: traced_duration: the rows add up to %.0f usec, "
+                        "but it says %.0f usec (%+.2f%%): an edited table?",
+                        name, sum, t->traced_usec,
+                        100.0 * (sum - t->traced_usec) / t->traced_usec);
 
     j = json_object_get(root, "never_hit");
     if (j) {

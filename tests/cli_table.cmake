@@ -66,3 +66,9 @@ sim_cli_test(table_avg_contradicts_sum 2
 sim_cli_test(table_count0_with_time 2
   "~table_count0_time.json: rows\\[0\\]: MMIO: no exits \\(count 0\\) but sum 1000"
   table show @table_count0_time.json)
+# json states the traced duration as kvm does: rows that miss it are refused
+# there too (the no-PV table with 100 s taken off its traced_duration read
+# fine, and calibrate judged its total against the edited number)
+sim_cli_test(table_json_traced_edited 2
+  "~table_traced_edited.json: traced_duration: the rows add up to 202244233 usec, but it says 102244233 usec"
+  table show @table_traced_edited.json)
