@@ -98,6 +98,11 @@ int cli_once(const char *cmd, const char *opt, const char **slot,
 /* Two outputs of one command must not be the same file (outfile_check_
  * distinct): 0, or the exit code after the message. */
 int cli_check_distinct(const char *a, const char *b);
+/* A command's table output and its --plot (either may be NULL): each
+ * checked, neither naming the trace or the --params file it reads, and
+ * not both the same file. 0, or the exit code after the message. */
+int cli_check_out_and_plot(const char *out, const char *plot,
+                           const char *trace, const char *pfile);
 /* A text option written as one line of an output (a title, a header
  * string): printable (ASCII only when ascii), at most max characters;
  * else a usage error (exit code 2) instead of a line break in the output

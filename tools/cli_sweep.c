@@ -308,15 +308,7 @@ int cli_sweep(int argc, char **argv)
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output_of(out, trace);
-    if (!bad)
-        bad = cli_check_output_of(plot, trace);
-    if (!bad)
-        bad = cli_check_output_of(out, pfile);
-    if (!bad)
-        bad = cli_check_output_of(plot, pfile);
-    if (!bad)
-        bad = cli_check_distinct(out, plot);
+    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)

@@ -242,6 +242,21 @@ int cli_check_text(const char *cmd, const char *opt, const char *s,
     return 0;
 }
 
+int cli_check_out_and_plot(const char *out, const char *plot,
+                           const char *trace, const char *pfile)
+{
+    int bad = cli_check_output_of(out, trace);
+    if (!bad)
+        bad = cli_check_output_of(plot, trace);
+    if (!bad)
+        bad = cli_check_output_of(out, pfile);
+    if (!bad)
+        bad = cli_check_output_of(plot, pfile);
+    if (!bad)
+        bad = cli_check_distinct(out, plot);
+    return bad;
+}
+
 int cli_once(const char *cmd, const char *opt, const char **slot,
              const char *arg)
 {
