@@ -261,7 +261,7 @@ sim_err sweep_plan_axis(sweep_plan *pl, const char *spec)
         if (c2) {
             double k = floor((ax.hi - ax.lo) / ax.step * (1 + 1e-12) + 1e-9);
             if (k + 1 > SWEEP_MAX_AXIS_VALUES)
-                return sim_fail(SIM_ERR_USAGE, "'%s': %.4g values, more "
+                return sim_fail(SIM_ERR_USAGE, "'%s': %.0f values, more "
                                 "than %d on one axis (whatever --yes says)",
                                 spec, k + 1, SWEEP_MAX_AXIS_VALUES);
             ax.n = (size_t)k + 1;
