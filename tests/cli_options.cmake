@@ -52,3 +52,6 @@ sim_cli_test(options_import_workload_long 2
   "~--workload: at most 31 characters, not 40"
   import ftrace @ftrace_trace6.txt -o opt_wl.bin
   --workload 0123456789012345678901234567890123456789)
+sim_cli_test(options_dump_output_twice 2
+  "~-o given twice \\('opt_a.txt' and 'opt_b.txt'\\)"
+  trace dump @synth500.bin -o opt_a.txt -o opt_b.txt)
