@@ -55,3 +55,6 @@ sim_cli_test(options_import_workload_long 2
 sim_cli_test(options_dump_output_twice 2
   "~-o given twice \\('opt_a.txt' and 'opt_b.txt'\\)"
   trace dump @synth500.bin -o opt_a.txt -o opt_b.txt)
+sim_cli_test(options_table_output_twice 2
+  "~-o given twice \\('opt_a.json' and 'opt_b.json'\\)"
+  table convert @table_emul.txt --to json -o opt_a.json -o opt_b.json)

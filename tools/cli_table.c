@@ -169,7 +169,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    *o = (topts){.from = TFMT_AUTO, .to = TFMT_KVM, .out = "-"};
+    *o = (topts){.from = TFMT_AUTO, .to = TFMT_KVM};
     bool is_show = !strcmp(cmd, "table show"),
          is_conv = !strcmp(cmd, "table convert"),
          is_diff = !strcmp(cmd, "table diff");
@@ -220,7 +220,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
                 return rc;
             o->to_set = true;
             break;
-        case 'o': o->out = optarg; break;
+        case 'o':
+            if (cli_once(cmd, "-o", &o->out, optarg))
+                return 2;
+            break;
         case O_FOLD: o->fold = true; break;
         case O_CHECK: o->check = true; break;
         case O_PROP: o->proportions = true; break;
@@ -238,6 +241,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         }
         }
     }
+    if (!o->out)
+        o->out = "-";
     return -1;
 }
 
