@@ -9,6 +9,7 @@
 #include "cli_progress.h"
 #include "ftimport.h"
 #include "outfile.h"
+#include "params.h"
 
 static void usage(FILE *f)
 {
@@ -30,7 +31,8 @@ static void usage(FILE *f)
         "--vcpu names one. The report goes to stderr.\n"
         "\n"
         "  -o, --output TRACE  the trace to write (required)\n"
-        "  --tb-hz HZ          timebase of the records (default %u)\n"
+        "  --tb-hz HZ          timebase of the records and core clock, 1 MHz\n"
+        "                      to 4 GHz (default %u)\n"
         "  --vcpu PID          write the thread with this task pid\n"
         "  --pv                a PV guest: sc in supervisor mode is HCALL, a "
         "DTLB\n"
@@ -88,9 +90,14 @@ static int cmd_ftrace(int argc, char **argv)
                 return 2;
             break;
         case 'T':
-            if (cli_parse_u64(optarg, &v) || v == 0 || v > 10000000000ull)
+            /* it is the header's core_hz too, which replay prices the
+             * exits with: 1 kHz made every cycle a millisecond */
+            if (cli_parse_u64(optarg, &v) ||
+                v < param_min(PARAM_core_hz) || v > param_max(PARAM_core_hz))
                 return cli_usage_error(
-                    "import ftrace", "--tb-hz '%s': expected 1 .. 10G", optarg);
+                    "import ftrace", "--tb-hz '%s': expected %.0f .. %.0f "
+                    "(the trace's core clock too: core_hz's range)", optarg,
+                    param_min(PARAM_core_hz), param_max(PARAM_core_hz));
             o.tb_hz = v;
             break;
         case 'V':
