@@ -9,7 +9,6 @@
 #include "cli_progress.h"
 #include "ftimport.h"
 #include "outfile.h"
-#include "params.h"
 
 static void usage(FILE *f)
 {
@@ -90,14 +89,8 @@ static int cmd_ftrace(int argc, char **argv)
                 return 2;
             break;
         case 'T':
-            /* it is the header's core_hz too, which replay prices the
-             * exits with: 1 kHz made every cycle a millisecond */
-            if (cli_parse_u64(optarg, &v) ||
-                v < param_min(PARAM_core_hz) || v > param_max(PARAM_core_hz))
-                return cli_usage_error(
-                    "import ftrace", "--tb-hz '%s': expected %.0f .. %.0f "
-                    "(the trace's core clock too: core_hz's range)", optarg,
-                    param_min(PARAM_core_hz), param_max(PARAM_core_hz));
+            if (cli_parse_tb_hz("import ftrace", optarg, &v))
+                return 2;
             o.tb_hz = v;
             break;
         case 'V':

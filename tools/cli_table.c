@@ -230,7 +230,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         case O_TB: {
             char *end;
             o->tb = strtod(optarg, &end);
-            /* a timebase of 1 MHz to 100 GHz, as `sim trace synth --tb-hz` */
+            /* a timebase of 1 MHz to 100 GHz */
             if (end == optarg || *end || !(o->tb >= 1) || !(o->tb <= 1e5))
                 return cli_usage_error(cmd,
                                        "--tb-per-usec wants the timebase in "
