@@ -332,6 +332,9 @@ static int cmd_diff(int argc, char **argv)
         return rc;
     if (argc - optind != 2)
         return cli_usage_error("table diff", "two tables A B expected");
+    if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
+        return cli_usage_error("table diff", "A and B are both '-': standard "
+                               "input holds one table");
     if ((rc = cli_check_output_of(o.out, argv[optind])) ||
         (rc = cli_check_output_of(o.out, argv[optind + 1])))
         return rc;
