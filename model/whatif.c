@@ -206,6 +206,12 @@ struct whatif_env {
     trace_rec *timed;
     uint64_t *gamma;
     size_t n_timed, cap_timed, next_timed;
+    /* the guest's wall-time-driven exits: per type, per timebase tick */
+    double wall_rate[EXIT__COUNT];
+    /* the predicted time the transforms' hooks added (inserted exits, the
+     * runs of replayed records): work the guest does with its interrupts
+     * off, so it takes no ticks (docs/whatif.md) */
+    uint64_t hook_t;
 };
 
 sim_err xf_parse_none(const char *name, void **state, const char *opts)
@@ -456,6 +462,41 @@ bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
     return is_virt_miss((exit_type)rec->type) && resident(env->pred.m, rec);
 }
 
+/* The guest's own timer ticks on wall time (KVM emulates its decrementer
+ * with a host timer), so the exits its tick causes - the interrupt's
+ * emulated instructions, the misses of the timer, scheduler and RCU pages
+ * evicted since the last tick - follow the run's wall time, not the guest's
+ * work (docs/whatif.md). With the profile's rate r of type X, the exits of
+ * X the prediction has dropped, less those it repeated, follow r times how
+ * much shorter than the baseline it has run (d timebase ticks): a kept
+ * exit of X is dropped, with its guest run (the tick's work does not
+ * happen), while that target is at least one ahead ... */
+static double wall_ahead(const whatif_env *env, exit_type t, double d)
+{
+    return env->wall_rate[t] * d - ((double)env->res->wall_removed[t] -
+                                    (double)env->res->wall_added[t]);
+}
+
+static bool wall_drop(whatif_env *env, const trace_rec *r, double d)
+{
+    exit_type t = (exit_type)r->type;
+    if (env->wall_rate[t] <= 0 || wall_ahead(env, t, d) < 1)
+        return false;
+    env->res->wall_removed[t]++;
+    return true;
+}
+
+/* ... and repeated (priced like any record of the trace) while it is one
+ * behind (the prediction runs longer). */
+static void wall_repeat(whatif_env *env, const trace_rec *r, double d)
+{
+    exit_type t = (exit_type)r->type;
+    while (env->wall_rate[t] > 0 && wall_ahead(env, t, d) <= -1) {
+        side_hook_exit(env, &env->pred, *r);
+        env->res->wall_added[t]++;
+    }
+}
+
 static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
 {
     exit_type t = (exit_type)r->type;
@@ -463,9 +504,16 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         env->started = true;
         env->base.t = env->pred.t = r->tb;
         for (unsigned i = 0; i < c->n; i++)
-            if (c->ops[i]->begin)
+            if (c->ops[i]->begin) {
+                uint64_t t0 = env->pred.t;
                 c->ops[i]->begin(c->state[i], env);
+                env->hook_t += env->pred.t - t0;
+            }
     }
+    /* how much shorter the prediction has run so far, as this exit comes,
+     * on the clock of the guest's ticks: without the transforms' inserted
+     * work */
+    double d = (double)env->base.t - (double)(env->pred.t - env->hook_t);
     bool virt = is_virt_miss(t);
     bool held0 = virt && resident(env->base.m, r);
     bool held1 = virt && resident(env->pred.m, r);
@@ -489,13 +537,18 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         }
     }
     for (unsigned i = 0; i < c->n && !x.removed; i++)
-        if (c->ops[i]->exit)
+        if (c->ops[i]->exit) {
+            uint64_t t0 = env->pred.t;
             c->ops[i]->exit(c->state[i], env, &x);
+            env->hook_t += env->pred.t - t0;
+        }
     if (x.removed) {
         env->res->removed++;
         whatif_env_run_on(env, r, x.guest_extra, x.magic_access);
-    } else
+    } else if (!wall_drop(env, &x.rec, d)) {
         side_hook_exit(env, &env->pred, x.rec);
+        wall_repeat(env, &x.rec, d);
+    }
     pred_timed(env, false);
 }
 
@@ -586,6 +639,8 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         res->header = *trace_reader_header(rd);
         stats_init(base, o->unit, res->header.tb_hz);
         stats_init(pred, o->unit, res->header.tb_hz);
+        for (int t = 0; o->wall && t < EXIT__COUNT; t++)
+            env.wall_rate[t] = o->wall->wall[t] / (double)res->header.tb_hz;
         cost_replay_hook(env.base.m, &env.base.hook);
         cost_replay_hook(env.pred.m, &env.pred.hook);
         e = env.base.hook.begin(env.base.m, &res->header);
@@ -630,6 +685,10 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         e = env.err;
     res->base_exits = env.base.exits;
     res->pred_exits = env.pred.exits;
+    if (res->header.tb_hz)
+        res->wall_gain =
+            ((double)env.base.t - (double)(env.pred.t - env.hook_t)) /
+            (double)res->header.tb_hz;
     trace_reader_close(rd);
     if (env.pred.w) {
         env.err = e;
