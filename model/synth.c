@@ -280,10 +280,7 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         return sim_fail(SIM_ERR_RANGE, "synth: timebase %llu Hz is below 1 MHz",
                         (unsigned long long)tb_hz);
     /* the rows' counts, scaled to the exits asked for (largest remainders) */
-    uint64_t total = 0;
-    for (int i = 0; i < EXIT__COUNT; i++)
-        if (i != EXIT_TIMEINGUEST && hw->rows[i].present)
-            total += hw->rows[i].count;
+    uint64_t total = table_exits(hw);
     if (total == 0)
         return sim_fail(SIM_ERR_FORMAT, "synth --like: the table has no exit "
                         "row with a count");

@@ -106,6 +106,15 @@ void table_accumulate(table *acc, const table *t)
     }
 }
 
+uint64_t table_exits(const table *t)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (i != EXIT_TIMEINGUEST && t->rows[i].present)
+            n += t->rows[i].count;
+    return n;
+}
+
 void table_fold_emul(const table *in, table *out)
 {
     /* in == out is allowed: everything read from `in` after a row is reset

@@ -48,6 +48,9 @@ void table_init(table *t);
  * from count/sum/sum_sq/traced where those are known. */
 void table_finish(table *t);
 
+/* The table's number of exits: the counts of its rows but TIMEINGUEST. */
+uint64_t table_exits(const table *t);
+
 /* A copy with every EMUL_* row folded into EMULINST (the seed's layout). */
 void table_fold_emul(const table *in, table *out);
 

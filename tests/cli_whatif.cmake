@@ -29,6 +29,12 @@ sim_cli_test(validate_list 0 "~ppc440-pv"
 # run outside the checkout (testtmp has no validation/): the source tree's cases
 sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
   validate arm64-mair)
+# a case file given by its path (a user's own board): named after the file,
+# its relative table paths resolved from its directory
+sim_cli_test(validate_case_by_path 0 "~verdict arm64-mair: PASS"
+  validate ${CMAKE_SOURCE_DIR}/validation/cases/arm64-mair.case)
+sim_cli_test(validate_case_path_missing 2 "~no case '/nonexistent/board\\.case' \\(/nonexistent/board\\.case: No such file"
+  validate /nonexistent/board.case)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"
   validate nope --cases ${CMAKE_SOURCE_DIR}/validation/cases)
 
@@ -75,6 +81,17 @@ set_tests_properties(cli_validate_relative_trace PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
 sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
   table show @table_truncated.txt)
+# baseline.exits below the table's: the prediction is scaled to the table
+sim_cli_test(validate_scaled_note 0
+  "~prediction scaled x2000: the baseline trace has 5000 exits, its table 10000000"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_scaled_to_table 0 "~EMULINST +6,423,699 +6,422,000"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a board at 333 MHz (the case's params): the synthesised baseline runs at
+# that clock (it ran at 667 MHz whatever the params said, which then
+# changed nothing) and the calibration starts from the params
+sim_cli_test(validate_params_board_clock 0 "~core and timebase at 333 MHz"
+  validate clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # --plot DIR that is a file: refused before any case runs
 sim_cli_test(validate_plot_not_a_dir 2 "~--plot .*: not a directory"
   validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot @cost_mix.bin)
@@ -102,6 +119,11 @@ validate_refuses(missmeas "6: measured.table = ../no-such-table.txt: No such fil
 validate_refuses(seedwrap "8: seeds = 2, baseline.seed = 4294967295")
 validate_refuses(badset "7: set: .*unknown parameter 'hots_irq_hz'")
 validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
+validate_refuses(badacct "6: accounting = 3.0: expected 2.6.29")
+# ticks summed: the predicted TIMEINGUEST keeps the usec fractions (85 with
+# 2.6.29's truncation per sample)
+sim_cli_test(validate_accounting_31 0 "~TIMEINGUEST +2,600 +45 +-98.3% +2,864 +107 "
+  validate acct31 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(foldrow "8: budget.counts: 'EMUL_MTMSR' is folded into EMULINST")
 # a measured table cut at a line boundary: its own file and line
 sim_cli_test(validate_truncated_measured 2

@@ -54,6 +54,9 @@ static void help(FILE *f)
         "errors, the traced duration, MAPE and signed MPE of the sums over the\n"
         "rows with >= 1%% of the measured time) and prints a one-line verdict\n"
         "against the case's budget. The case file format: docs/validation.md.\n"
+        "A CASE is a name in the cases directory (ppc440-pv) or the path of a\n"
+        "case file of your own (another board's tables: my/board.case, or any\n"
+        "name ending in .case); its relative paths are from its directory.\n"
         "\n"
         "options:\n"
         "  --cases DIR    where the case files are (default: validation/cases\n"
@@ -194,9 +197,29 @@ static sim_err add_key(vcase *c, char *line, unsigned lineno)
 static sim_err load_case(vcase *c, const char *dir, const char *name)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", name);
-    snprintf(c->dir, sizeof c->dir, "%s", dir);
-    snprintf(c->path, sizeof c->path, "%s/%s.case", dir, name);
+    size_t nl = strlen(name);
+    bool file = strchr(name, '/') || (nl > 5 && !strcmp(name + nl - 5, ".case"));
+    if (file) {
+        /* a case file of the user's own (another board's tables): its name
+         * is the file's without the directory and ".case", its relative
+         * paths are from its own directory */
+        const char *slash = strrchr(name, '/');
+        const char *base = slash ? slash + 1 : name;
+        size_t bl = strlen(base);
+        if (bl > 5 && !strcmp(base + bl - 5, ".case"))
+            bl -= 5;
+        snprintf(c->name, sizeof c->name, "%.*s", (int)bl, base);
+        if (slash)
+            snprintf(c->dir, sizeof c->dir, "%.*s",
+                     slash == name ? 1 : (int)(slash - name), name);
+        else
+            snprintf(c->dir, sizeof c->dir, ".");
+        snprintf(c->path, sizeof c->path, "%s", name);
+    } else {
+        snprintf(c->name, sizeof c->name, "%s", name);
+        snprintf(c->dir, sizeof c->dir, "%s", dir);
+        snprintf(c->path, sizeof c->path, "%s/%s.case", dir, name);
+    }
     FILE *f = fopen(c->path, "r");
     if (!f)
         return sim_fail(SIM_ERR_IO, "validate: no case '%s' (%s: %s)", name,

@@ -31,8 +31,27 @@ const char *const validate_whatif_keys[] = {
     "calibrate.table", "transform",       "transform.sites", "measured.table",
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
-    "budget.count",    "requires",        "mix",             NULL,
+    "budget.count",    "requires",        "accounting",      "mix",
+    NULL,
 };
+
+/* The tables' accounting (docs/tables.md): `accounting = 2.6.29` (the
+ * default: each sample truncated to usec, as the seed tables) or `3.1`
+ * (ticks summed, a 3.1+ kernel's table). */
+static sim_err case_unit(const vcase *c, stats_unit *u)
+{
+    const char *a = vcase_get(c, "accounting");
+    *u = STATS_USEC;
+    if (!a || !strcmp(a, "2.6.29"))
+        return SIM_OK;
+    if (!strcmp(a, "3.1")) {
+        *u = STATS_TICKS;
+        return SIM_OK;
+    }
+    return vcase_fail(c, "accounting", "accounting = %s: expected 2.6.29 "
+                                       "(each sample truncated to usec) or "
+                                       "3.1 (ticks summed)", a);
+}
 
 /* "a b c" -> argv (in place in buf). */
 static int split(char *buf, const char **argv, int max)
@@ -169,6 +188,17 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                                              "baseline.table");
         const char *exits = vcase_get(c, "baseline.exits");
         const char *mix = vcase_get(c, "baseline.mix");
+        /* the board's clock: a table is in usec, the model counts cycles at
+         * the trace's clock (the params file's core_hz, else 667 MHz) */
+        char hz[32], pf[600];
+        static params bp;
+        params_init(&bp);
+        if (vcase_path(c, "params", pf, sizeof pf)) {
+            sim_err e = params_load_file(&bp, pf);
+            if (e != SIM_OK)
+                return e;
+        }
+        snprintf(hz, sizeof hz, "%.0f", P(&bp, core_hz));
         int n = 0;
         argv[n++] = "trace";
         argv[n++] = "synth";
@@ -178,8 +208,15 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
             argv[n++] = "--mix";
             argv[n++] = mix;
         }
-        argv[n++] = "--exits";
-        argv[n++] = exits ? exits : "1M";
+        /* default: the table's own number of exits, so that the prediction
+         * and the measured table count the same run (a smaller trace is
+         * scaled up at the comparison, scale_to_table) */
+        if (exits) {
+            argv[n++] = "--exits";
+            argv[n++] = exits;
+        }
+        argv[n++] = "--tb-hz";
+        argv[n++] = hz;
         argv[n++] = "--seed";
         argv[n++] = seed_arg;
         argv[n++] = "-o";
@@ -188,13 +225,56 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         /* a failure (a bad table, exits or mix) is the case's error: no
          * fallback to a plainer trace that would predict something else */
         sim_err e = step(c, "sim trace synth --like", argv, NULL);
-        if (e == SIM_OK && notes)
-            note(c, notes, "baseline: sim trace synth --like %s",
-                 vcase_get(c, "baseline.table"));
+        if (e == SIM_OK && notes) {
+            snprintf(buf, sizeof buf, "baseline: sim trace synth --like %s "
+                                      "(core and timebase at %g MHz)",
+                     vcase_get(c, "baseline.table"), P(&bp, core_hz) / 1e6);
+            note(c, notes, "%s", buf);
+        }
         return e;
     }
     return vcase_fail(c, "baseline", "baseline = %s: expected synth-like, "
                                      "record or file", how);
+}
+
+/* A synthesised baseline of another size than its table (baseline.exits)
+ * predicts a run of that size: its predicted table is scaled to the
+ * table's number of exits (counts, sums and the duration by one factor;
+ * averages, spreads, minima and maxima as they are), or the comparison with
+ * the measured run would read the size as an error. */
+static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
+                              json_t *notes)
+{
+    char p[600];
+    if (strcmp(vcase_get(c, "baseline"), "synth-like") != 0 ||
+        !vcase_get(c, "baseline.exits") || trace_exits == 0 ||
+        !vcase_path(c, "baseline.table", p, sizeof p))
+        return SIM_OK;
+    static table hw;
+    sim_err e = table_read_file(&hw, p, TFMT_AUTO);
+    if (e != SIM_OK)
+        return e;
+    uint64_t total = table_exits(&hw);
+    if (total == 0 || total == trace_exits)
+        return SIM_OK;
+    double k = (double)total / (double)trace_exits;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        table_row *r = &pred->rows[i];
+        if (!r->present)
+            continue;
+        r->count = (uint64_t)llround((double)r->count * k);
+        r->sum *= k;
+        r->sum_sq *= k;
+    }
+    pred->traced_usec *= k;
+    table_finish(pred);
+    char buf[200];
+    snprintf(buf, sizeof buf, "prediction scaled x%.4g: the baseline trace "
+                              "has %llu exits, its table %llu "
+                              "(baseline.exits)",
+             k, (unsigned long long)trace_exits, (unsigned long long)total);
+    note(c, notes, "%s", buf);
+    return SIM_OK;
 }
 
 /* Step 2: parameters: an INI given by the case, then a calibration on the
@@ -202,25 +282,42 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
 static sim_err calibrate(vcase *c, const char *trace, params *prm,
                          json_t *notes)
 {
-    char p[600], ini[600];
+    char p[600], ini[600], start[600];
     params_init(prm);
-    if (vcase_path(c, "params", p, sizeof p)) {
-        sim_err e = params_load_file(prm, p);
+    bool given = vcase_path(c, "params", start, sizeof start);
+    if (given) {
+        sim_err e = params_load_file(prm, start);
         if (e != SIM_OK)
             return e;
         note(c, notes, "parameters: %s", vcase_get(c, "params"));
     }
     if (!vcase_path(c, "calibrate.table", p, sizeof p)) {
-        if (!vcase_get(c, "params"))
+        if (!given)
             note(c, notes, "parameters: %s", "the defaults (no calibration "
                                              "in this case)");
         return SIM_OK;
     }
     snprintf(ini, sizeof ini, "%s/calibrated.ini", c->tmp);
-    const char *argv[] = {"calibrate", "--trace", trace, "--table", p,
-                          "-o",        ini,     NULL};
+    /* the case's parameters (a board's core_hz ...) are the calibration's
+     * start and held values, not only the prediction's */
+    stats_unit unit;
+    sim_err e = case_unit(c, &unit);
+    if (e != SIM_OK)
+        return e;
+    const char *argv[] = {"calibrate",
+                          "--trace",
+                          trace,
+                          "--table",
+                          p,
+                          "-o",
+                          ini,
+                          "--accounting",
+                          unit == STATS_TICKS ? "3.1" : "2.6.29",
+                          given ? "--params" : NULL,
+                          start,
+                          NULL};
     int code;
-    sim_err e = step(c, "sim calibrate", argv, &code);
+    e = step(c, "sim calibrate", argv, &code);
     if (e != SIM_OK)
         return e;
     if (code == 0 || code == 1) { /* 1: not converged, best point kept */
@@ -286,7 +383,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
         return e;
     if (notes)
         note(c, notes, "measured: sim record %s", a);
-    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    replay_opts ro = {.ticks = REPLAY_MEASURED};
+    e = case_unit(c, &ro.unit);
+    if (e != SIM_OK)
+        return e;
     static stats s;
     replay_result rr;
     e = replay_file(trace, &ro, &s, &rr);
@@ -297,9 +397,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
 
 /* The baseline trace's own table (its recorded ticks), when it has them:
  * accumulated into own; false when the trace carries no ticks. */
-static bool own_ticks(const char *trace, table *own, bool pooled)
+static bool own_ticks(const char *trace, table *own, bool pooled,
+                      stats_unit unit)
 {
-    replay_opts ro = {.unit = STATS_USEC, .ticks = REPLAY_MEASURED};
+    replay_opts ro = {.unit = unit, .ticks = REPLAY_MEASURED};
     static stats s;
     static table t;
     replay_result rr;
@@ -492,6 +593,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                       "measured table is one run of its "
                                       "own)", n_runs);
 
+    /* the tables' accounting, read by every step below */
+    stats_unit unit;
+    e = case_unit(c, &unit);
+    if (e != SIM_OK)
+        return e;
+
     /* the transform too (its sites come later): a misspelt one failed
      * after the baseline and the calibration, minutes into the case */
     whatif_chain *early = NULL;
@@ -524,6 +631,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     table_init(&own);
     table_init(&model);
     bool have_own = true;
+    uint64_t trace_exits = 0;
     double *tot_pred = calloc(n_runs, sizeof *tot_pred);
     double *tot_meas = calloc(n_runs, sizeof *tot_meas);
     if (!tot_pred || !tot_meas) {
@@ -597,8 +705,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         if (e == SIM_OK && wall_on && (e = exitprof_load(&wall, mix)) != SIM_OK)
             e = vcase_fail(c, "mix", "%s", sim_errmsg());
         if (e == SIM_OK) {
-            whatif_opts wo = {.unit = STATS_USEC,
-                              .wall = wall_on ? &wall : NULL};
+            whatif_opts wo = {.unit = unit, .wall = wall_on ? &wall : NULL};
             e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
         }
         if (e == SIM_OK && k == 0) {
@@ -637,6 +744,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         whatif_chain_free(chain);
         if (e != SIM_OK)
             break;
+        trace_exits = res.base_exits;
         static table t;
         /* one run: its tables as they are; more: pooled */
         stats_to_table(&sp, n_runs > 1 ? &t : &pred);
@@ -646,7 +754,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         stats_to_table(&sb, n_runs > 1 ? &t : &model);
         if (n_runs > 1)
             table_accumulate(&model, &t);
-        have_own = have_own && own_ticks(trace, &own, n_runs > 1);
+        have_own = have_own && own_ticks(trace, &own, n_runs > 1, unit);
     }
     if (e != SIM_OK) {
         free(tot_pred);
@@ -655,6 +763,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     }
     if (n_runs > 1)
         table_finish(&pred);
+    e = scale_to_table(c, &pred, trace_exits, notes);
+    if (e != SIM_OK) {
+        free(tot_pred);
+        free(tot_meas);
+        return e;
+    }
     if (have_own)
         baseline_fidelity(c, &own, &model, n_runs > 1, fold != 0, threshold,
                           json);
