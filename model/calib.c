@@ -1145,6 +1145,15 @@ void calib_write_mix(FILE *f, const calib_result *r)
                "one side has\n", differ);
 }
 
+void calib_write_resvar(FILE *f, const calib_result *r)
+{
+    if (isfinite(r->resvar))
+        fprintf(f, "%.4g", r->resvar);
+    else
+        fprintf(f, "n/a (%s)", r->nfit ? "no more residuals than fitted "
+                                         "parameters" : "nothing fitted");
+}
+
 void calib_write_report(FILE *f, const calib_result *r)
 {
     fprintf(f, "\n# fit: %llu of the trace's %llu exits per replay%s; %d "
@@ -1233,8 +1242,10 @@ void calib_write_report(FILE *f, const calib_result *r)
                 r->total_full, pct(r->total_full, r->total_hw),
                 pct(r->total, r->total_full));
     fprintf(f, "\n# objective (0.5 x sum of squared weighted residuals): "
-               "start %.6g, fitted %.6g; residual variance %.4g\n",
-            r->cost0, r->cost, r->resvar);
+               "start %.6g, fitted %.6g; residual variance ",
+            r->cost0, r->cost);
+    calib_write_resvar(f, r);
+    fputc('\n', f);
 }
 
 void calib_write_values(FILE *f, const calib_result *r)

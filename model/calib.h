@@ -129,6 +129,9 @@ void calib_write_mix(FILE *f, const calib_result *r);
 /* Identifiability, fitted values with 1-sigma and start, per-row measured
  * vs fitted, totals. */
 void calib_write_report(FILE *f, const calib_result *r);
+/* The residual variance, or "n/a (...)" when there is none (nothing
+ * fitted, no degrees of freedom): never a bare "nan". */
+void calib_write_resvar(FILE *f, const calib_result *r);
 /* `name = value` lines of every fitted parameter (the header is the
  * caller's); whole-number parameters are whole. */
 void calib_write_values(FILE *f, const calib_result *r);

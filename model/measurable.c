@@ -196,6 +196,11 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
                         b->n);
     if (o->extra_traps >= 0)
         r->extra_traps = o->extra_traps;
+    else if (a->traps >= 0 && b->traps >= 0 && strcmp(a->event, b->event))
+        return sim_fail(SIM_ERR_USAGE, "%s counts %s, %s counts %s: the "
+                        "difference of two events is no count of extra "
+                        "traps; give --traps", a->name, a->event, b->name,
+                        b->event);
     else if (a->traps >= 0 && b->traps >= 0)
         r->extra_traps = b->traps - a->traps;
     else if (a->traps < 0 && b->traps < 0)
@@ -253,14 +258,15 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     double s2 = (r->sd_base * r->sd_base + r->sd_changed * r->sd_changed) / 2;
     double z = gsl_cdf_ugaussian_Pinv(1 - o->alpha / 2) +
                gsl_cdf_ugaussian_Pinv(o->power);
-    r->runs_needed =
-        r->pred_hi_s > 0 ? ceil(2 * s2 * z * z / (r->pred_hi_s * r->pred_hi_s))
-                         : INFINITY;
-    r->predicted_visible = r->pred_hi_s >= r->mde_s;
+    /* a kernel with fewer traps predicts a decrease: its size is what
+     * the runs can show or not, its sign what they must agree with */
+    double hi = fabs(r->pred_hi_s);
+    r->runs_needed = hi > 0 ? ceil(2 * s2 * z * z / (hi * hi)) : INFINITY;
+    r->predicted_visible = hi > 0 && hi >= r->mde_s;
     r->measured_visible = r->p < o->alpha;
-    /* both say "no visible change", or both see one (the measured one an
-     * increase, as the extra traps predict) */
+    /* both say "no visible change", or both see one (the measured one in
+     * the direction of the predicted one: more traps, a longer run) */
     r->agree = r->predicted_visible == r->measured_visible &&
-               (!r->measured_visible || r->diff_s > 0);
+               (!r->measured_visible || r->diff_s * r->pred_hi_s > 0);
     return SIM_OK;
 }

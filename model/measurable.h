@@ -70,7 +70,7 @@ typedef struct meas_result {
     double t, p;       /* Welch t and two-sided p */
     double mde_s;      /* smallest change detectable at alpha with power */
     double runs_needed; /* runs per kernel to detect pred_hi_s */
-    bool predicted_visible; /* pred_hi_s >= mde_s */
+    bool predicted_visible; /* |pred_hi_s| >= mde_s */
     bool measured_visible;  /* p < alpha */
     bool agree;
 } meas_result;

@@ -259,6 +259,47 @@ sim_err outfile_check_not_input(const char *path, const char *input)
     return SIM_OK;
 }
 
+/* The canonical name a regular or new output's bytes end up under
+ * (its directory through realpath, then its own name); NULL for a stream,
+ * a device or an error (outfile_check reports those). */
+static char *canonical_target(const char *path)
+{
+    target k;
+    char *final;
+    struct stat st;
+    if (!strcmp(path, "-") || resolve(path, &k, &final, &st) != SIM_OK)
+        return NULL;
+    if (k != T_REGULAR && k != T_NEW) {
+        free(final);
+        return NULL;
+    }
+    char *d = dir_of(final), *rd = d ? realpath(d, NULL) : NULL;
+    const char *b = strrchr(final, '/');
+    b = b ? b + 1 : final;
+    char *c = NULL;
+    if (rd && (c = malloc(strlen(rd) + strlen(b) + 2)))
+        sprintf(c, "%s/%s", rd, b);
+    free(d);
+    free(rd);
+    free(final);
+    return c;
+}
+
+sim_err outfile_check_distinct(const char *a, const char *b)
+{
+    if (!a || !b)
+        return SIM_OK;
+    char *ca = canonical_target(a), *cb = canonical_target(b);
+    bool same = ca && cb && !strcmp(ca, cb);
+    free(ca);
+    free(cb);
+    if (same)
+        return sim_fail(SIM_ERR_USAGE, "%s and %s are the same file: one "
+                        "output would replace the other; give two names",
+                        a, b);
+    return SIM_OK;
+}
+
 static void clear(outfile *o)
 {
     free(o->path);

@@ -45,6 +45,11 @@ SIM_MUST_CHECK sim_err outfile_check(const char *path);
  * (/dev/null as both), "-", a missing path or a NULL input is fine. */
 SIM_MUST_CHECK sim_err outfile_check_not_input(const char *path,
                                                const char *input);
+/* SIM_ERR_USAGE if two outputs of one command would land in the same
+ * regular file (the same name, or names leading to it through "..", "."
+ * or symlinks), whether or not it exists yet: the second written would
+ * replace the first. NULL, "-" and devices are fine. */
+SIM_MUST_CHECK sim_err outfile_check_distinct(const char *a, const char *b);
 /* path "-" means stdout (commit/abort then do nothing but flush). */
 SIM_MUST_CHECK sim_err outfile_open(outfile *o, const char *path);
 /* Flushes; for a temporary file also fsyncs, closes and renames; frees o's

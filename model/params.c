@@ -296,6 +296,19 @@ sim_err params_load_file(params *p, const char *path)
         return sim_fail(SIM_ERR_IO, "%s: is a directory, not a parameter "
                                     "file", path);
     }
+    /* inih reads lines with fgets: a NUL byte would end its line there
+     * and the rest ("1.5\0garbage") would pass unseen */
+    unsigned line = 1;
+    for (int ch; (ch = getc(f)) != EOF;) {
+        if (ch == '\n')
+            line++;
+        else if (ch == '\0') {
+            fclose(f);
+            return sim_fail(SIM_ERR_FORMAT, "%s:%u: a NUL byte: a parameter "
+                            "file is text", path, line);
+        }
+    }
+    rewind(f);
     int rc = ini_parse_file(f, params_ini_line, &c);
     int bad = ferror(f);
     fclose(f);

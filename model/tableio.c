@@ -320,6 +320,32 @@ static sim_err get_type(const lex *x, tok t, int *type)
                     x->lineno, show(b, t), exit_nearest_name(name));
 }
 
+/* A row that contradicts itself beyond any printing's rounding: time
+ * without exits, or a printed avg 1% or more away from its own sum/count
+ * (a typo, a column shifted). Rounding stays far below that (avg printed
+ * with 4 decimals, or 2 in perf, whose sum is avg x count anyway); smaller
+ * mismatches are for `sim table show --check`. Commands that read a table
+ * (calibrate fits its avg) must not take a side silently. Writes the
+ * problem into msg and returns true. */
+static bool row_contradicts(const table_row *r, const char *type, char *msg,
+                            size_t n)
+{
+    if (r->count == 0 && (r->sum > 0 || r->max > 0)) {
+        snprintf(msg, n, "%s: no exits (count 0) but sum %g and max %g usec",
+                 type, r->sum, r->max);
+        return true;
+    }
+    if (r->count == 0 || isnan(r->avg))
+        return false;
+    double q = r->sum / (double)r->count;
+    if (fabs(r->avg - q) <= fmax(0.01 * fabs(q), 0.005))
+        return false;
+    snprintf(msg, n, "%s: avg %.4f but sum/count = %.4f (%.0f / %llu): the "
+             "row contradicts itself", type, r->avg, q, r->sum,
+             (unsigned long long)r->count);
+    return true;
+}
+
 /* Stores a parsed row: rejects a second row of a type and absurd values;
  * a row with count 0 and nothing in it becomes "never hit" (debugfs prints
  * every type). */
@@ -338,6 +364,9 @@ static sim_err put_row(const lex *x, table *t, int ty, table_row r)
     if (r.count > 0 && !(r.min <= r.max))
         return sim_fail(SIM_ERR_RANGE, "%s:%u: %s: min %g > max %g", x->name,
                         x->lineno, exit_name((exit_type)ty), r.min, r.max);
+    char why[200];
+    if (row_contradicts(&r, exit_name((exit_type)ty), why, sizeof why))
+        return sim_fail(SIM_ERR_RANGE, "%s:%u: %s", x->name, x->lineno, why);
     if (r.count == 0 && r.sum == 0 && r.max == 0) {
         t->never_hit[ty] = true;
         o->line = x->lineno;
@@ -529,16 +558,26 @@ static sim_err kvm_breakdown(lex *x, table *t)
  * seed's tables and in sim440's; allowed: 1 usec a row of rounding and
  * 0.1%). Rows missing at the end of a file cut at a line boundary are
  * otherwise invisible: the table would read as if they never happened. */
-static sim_err kvm_rows_add_up(const lex *x, const table *t,
-                               unsigned traced_line)
+/* The sum of the rows when it misses the stated traced duration (json
+ * states it too), else NAN. */
+static double rows_miss_traced(const table *t)
 {
     double sum = sum_of_rows_if_guest(t);
     if (isnan(sum) || !isfinite(t->traced_usec))
-        return SIM_OK;
+        return NAN;
     double rows = 0;
     for (int i = 0; i < EXIT__COUNT; i++)
         rows += table_row_has_data(&t->rows[i]);
     if (fabs(sum - t->traced_usec) <= rows + 0.001 * t->traced_usec)
+        return NAN;
+    return sum;
+}
+
+static sim_err kvm_rows_add_up(const lex *x, const table *t,
+                               unsigned traced_line)
+{
+    double sum = rows_miss_traced(t);
+    if (isnan(sum))
         return SIM_OK;
     return sim_fail(SIM_ERR_FORMAT,
                     "%s:%u: the rows add up to %.0f usec, but line %u gives "
@@ -971,6 +1010,9 @@ static sim_err json_row(const char *name, const char *where, json_t *o,
     if (r.count > 0 && !(r.min <= r.max))
         return sim_fail(SIM_ERR_RANGE, "%s: %s: %s: min %g > max %g", name,
                         where, tn, r.min, r.max);
+    char why[200];
+    if (row_contradicts(&r, tn, why, sizeof why))
+        return sim_fail(SIM_ERR_RANGE, "%s: %s: %s", name, where, why);
     if (t->rows[ty].present || t->never_hit[ty])
         return sim_fail(SIM_ERR_FORMAT,
                         "%s: %s: expected one row per type, "
@@ -1100,6 +1142,14 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
                 t->never_hit[i] = bd.never_hit[i] && i != EXIT_EMULINST;
             }
     }
+
+    double sum = rows_miss_traced(t);
+    if (!isnan(sum))
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: traced_duration: the rows add up to %.0f usec, "
+                        "but it says %.0f usec (%+.2f%%): an edited table?",
+                        name, sum, t->traced_usec,
+                        100.0 * (sum - t->traced_usec) / t->traced_usec);
 
     j = json_object_get(root, "never_hit");
     if (j) {

@@ -79,3 +79,18 @@ sim_cli_test(calibrate_refine_iter_bad 2 "~--refine-iter 'x'"
 add_test(NAME cli_calibrate_mix_counts_as_replay
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_mix_counts.sh $<TARGET_FILE:sim> ${NOPV})
 set_tests_properties(cli_calibrate_mix_counts_as_replay PROPERTIES TIMEOUT 120)
+# a second --range of a parameter replaced the first; a range of a
+# parameter that is not fitted did nothing, silently
+sim_cli_test(calibrate_range_twice 2
+  "~--range cpi=1.5:3: cpi has a range already"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi --range cpi=1:2
+            --range cpi=1.5:3 -o cal_x.ini)
+sim_cli_test(calibrate_range_not_fitted 2
+  "~--range dispatch_insns: dispatch_insns is not fitted"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit cpi
+            --range dispatch_insns=100:300 -o cal_x.ini)
+# nothing determined: the residual variance is n/a, not a bare 'nan'
+sim_cli_test(calibrate_nothing_fitted_resvar 0
+  "~residual variance n/a \\(nothing fitted\\)"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit core_hz --max-iter 1
+            -o cal_nothing.ini)

@@ -32,3 +32,14 @@ sim_cli_test(params_inline_hash_comment 0 "~cpi +2 cycles/insn +file"
 # a parameter given twice in one file is refused, not overwritten
 sim_cli_test(params_twice 2 "~twice.ini:4: qemu_mmio_usec given twice"
   params show --params @params/twice.ini)
+# --params twice: the second file silently replaced the first (cpi = 2
+# from inline_comment.ini was lost); refused, naming both
+sim_cli_test(params_file_given_twice 2
+  "~--params given twice \\('.*inline_comment.ini' and '.*ok.ini'\\)"
+  params show --params @params/inline_comment.ini --params @params/ok.ini)
+# a missing value is named as such (it said "unknown option '--params'")
+sim_cli_test(params_missing_value 2 "~option '--params' needs a value"
+  params show --params)
+# a NUL byte ended inih's line: 'cpi = 1.5<NUL>garbage' read as cpi = 1.5
+sim_cli_test(params_nul_byte 2 "~nul_byte.ini:2: a NUL byte"
+  params show --params @params/nul_byte.ini)

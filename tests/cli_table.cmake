@@ -57,3 +57,18 @@ sim_cli_test(table_check_says_consistent 0
 sim_cli_test(table_tb_per_usec_absurd 2
   "~--tb-per-usec wants the timebase in ticks per usec \\(MHz\\), from 1 to 100000, not '1e30'"
   table show --tb-per-usec 1e30 ${NOPV})
+# a row that contradicts itself beyond rounding is refused where it is read:
+# an avg ten times its own sum/count (calibrate fitted the typo), time
+# without exits
+sim_cli_test(table_avg_contradicts_sum 2
+  "~table_avg_shifted.txt:12: DEC: avg 850.8500 but sum/count = 85.0850"
+  table show @table_avg_shifted.txt)
+sim_cli_test(table_count0_with_time 2
+  "~table_count0_time.json: rows\\[0\\]: MMIO: no exits \\(count 0\\) but sum 1000"
+  table show @table_count0_time.json)
+# json states the traced duration as kvm does: rows that miss it are refused
+# there too (the no-PV table with 100 s taken off its traced_duration read
+# fine, and calibrate judged its total against the edited number)
+sim_cli_test(table_json_traced_edited 2
+  "~table_traced_edited.json: traced_duration: the rows add up to 202244233 usec, but it says 102244233 usec"
+  table show @table_traced_edited.json)

@@ -83,3 +83,14 @@ add_test(NAME cli_progress_on_tty
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/progress_tty.sh $<TARGET_FILE:sim>
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)
+
+# --source/--assumes are one line each of the profile: a newline wrote a
+# line of its own (here a second 'exits' the reader would take), and
+# more than 199 characters were cut silently
+sim_cli_test(trace_profile_source_newline 2
+  "~--source: one line of printable text \\(character 2 is not\\)"
+  trace profile @synth500.bin --name x --source "a\nexits 5" -o prof_nl.txt)
+sim_cli_test(trace_profile_assumes_long 2
+  "~--assumes: at most 199 characters, not 220"
+  trace profile @synth500.bin --name x -o prof_long.txt --assumes
+  "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789")

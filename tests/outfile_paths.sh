@@ -106,6 +106,58 @@ output-is-input)
   done
   "$sim" replay t.bin -o other.txt >/dev/null 2>&1 || fail "replay to another name"
   no_temp ;;
+other-input)
+  # -o naming any other input (the hardware table, the starting parameters,
+  # the --like table, a parameter file) is refused too, before the work
+  ref
+  "$sim" table convert "$SIM_TEST_DATA/table_emul.txt" --to csv -o hw.csv ||
+    fail "table convert"
+  printf 'cpi = 1.5\n' >p.ini
+  cp hw.csv hw0.csv; cp p.ini p0.ini
+  for cmd in "calibrate --trace ref.bin --table hw.csv --fit cpi --max-iter 1 -o hw.csv" \
+             "calibrate --trace ref.bin --table hw.csv --fit cpi --max-iter 1 --params p.ini -o p.ini" \
+             "calibrate --trace ref.bin --table hw.csv --fit cpi --max-iter 1 -o ref.bin" \
+             "trace synth --like hw.csv --exits 100 -o hw.csv" \
+             "trace synth --profile hw.csv --exits 100 -o ./hw.csv" \
+             "trace profile ref.bin --name x -o ref.bin" \
+             "replay ref.bin --params p.ini -o p.ini"; do
+    out=$($sim $cmd 2>&1); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd: exit code $rc, expected 2"
+    echo "$out" | grep -q "is also the input" || fail "sim $cmd said: $out"
+    cmp -s hw0.csv hw.csv && cmp -s p0.ini p.ini || fail "sim $cmd changed an input"
+    [ -s ref.bin ] && "$sim" trace info ref.bin >/dev/null 2>&1 ||
+      fail "sim $cmd changed the trace"
+  done
+  no_temp ;;
+two-outputs)
+  # two outputs of one command under one name: one would replace the other
+  ref
+  "$sim" trace dump ref.bin --ftrace -o ft.txt || fail "trace dump --ftrace"
+  for cmd in "import ftrace ft.txt -o same.out --report ./same.out" \
+             "sweep ref.bin --param cpi=1,2 -o same.png --plot same.png" \
+             "sensitivity ref.bin --top 1 -o same.png --plot ../$dir/same.png"; do
+    out=$($sim $cmd 2>&1); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd: exit code $rc, expected 2"
+    echo "$out" | grep -q "are the same file" || fail "sim $cmd said: $out"
+    [ ! -e same.out ] && [ ! -e same.png ] || fail "sim $cmd wrote its output"
+  done
+  no_temp ;;
+stdout-full)
+  # a report printed to a full device reached no one: exit code 2 with the
+  # reason, for every command (params show, measurable, trace info and
+  # synth --mix list exited 0; trace info 2 without a word)
+  if ! mknod full c 1 7 2>/dev/null; then
+    echo "SKIPPED: cannot make device nodes here (mknod needs root); not tested"
+    exit 77
+  fi
+  ref
+  printf 'kernel a wall 1 2 3\nkernel b wall 1 2 3.5\ntraps a X 10\ntraps b X 20\n' >m.txt
+  for cmd in "params show" "measurable m.txt" "trace info ref.bin" \
+             "trace synth --mix list" "replay ref.bin"; do
+    $sim $cmd >full 2>err.txt; rc=$?
+    [ $rc = 2 ] || fail "sim $cmd >full: exit code $rc, expected 2"
+    grep -q "stdout: write failed" err.txt || fail "sim $cmd >full said: $(cat err.txt)"
+  done ;;
 params-dir)
   mkdir p
   out=$("$sim" params show --params p 2>&1); rc=$?

@@ -153,12 +153,59 @@ static void test_runs_without_spread(void)
     CU_ASSERT(isfinite(r.df) && isfinite(r.mde_s));
 }
 
+/* Two kernels counting different events: their difference is no count
+ * of extra traps (it was taken, and printed under the second event's
+ * name). */
+static void test_two_events_refused(void)
+{
+    meas_data d;
+    CU_ASSERT_FATAL(meas_load(&d, data("two_events.txt")) == SIM_OK);
+    meas_opts o = {.extra_traps = -1, .vcpus = 1, .alpha = 0.05,
+                   .power = 0.8};
+    meas_result r;
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_USAGE);
+    CU_ASSERT(strstr(sim_errmsg(), "old counts kvm_exit, new counts "
+                                   "kvm_toggle_cache") != NULL);
+    o.extra_traps = 4900; /* --traps decides */
+    CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_OK);
+}
+
+/* Fewer traps predict a decrease: a visible one agrees with runs that got
+ * faster, not with runs that got slower (the verdicts compared a negative
+ * prediction with the detectable change as if it were none). */
+static void test_fewer_traps(void)
+{
+    meas_data d;
+    CU_ASSERT_FATAL(meas_load(&d, data("visible.txt")) == SIM_OK);
+    meas_opts o = {.extra_traps = -1, .vcpus = 1, .alpha = 0.05,
+                   .power = 0.8};
+    meas_result r;
+    /* slow has 800,000 traps more and runs 2 s longer: swap the counts */
+    double t = d.k[0].traps;
+    d.k[0].traps = d.k[1].traps;
+    d.k[1].traps = t;
+    CU_ASSERT_EQUAL_FATAL(meas_judge(&d, 1, &o, &r), SIM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.extra_traps, -800000, 0);
+    CU_ASSERT(r.pred_hi_s < 0);
+    CU_ASSERT(r.predicted_visible); /* 800,000 x 2.7 us = 2.2 s */
+    CU_ASSERT(r.measured_visible);
+    CU_ASSERT(!r.agree); /* predicted faster, measured slower */
+    CU_ASSERT(isfinite(r.runs_needed));
+    /* the runs the other way round: faster, as predicted */
+    for (size_t i = 0; i < d.k[1].n; i++)
+        d.k[1].wall[i] -= 4;
+    CU_ASSERT_EQUAL_FATAL(meas_judge(&d, 1, &o, &r), SIM_OK);
+    CU_ASSERT(r.predicted_visible && r.measured_visible && r.agree);
+}
+
 static CU_TestInfo tests[] = {
     {"reads the seed data", test_reads_the_seed},
     {"Welch test on the seed's runs", test_welch_on_the_seed},
     {"a visible change; a disagreement", test_visible_change_and_disagreement},
     {"bad files", test_bad_files},
     {"runs without spread", test_runs_without_spread},
+    {"two events refused", test_two_events_refused},
+    {"fewer traps predict a decrease", test_fewer_traps},
     CU_TEST_INFO_NULL,
 };
 

@@ -15,9 +15,11 @@ for v in real fake; do
     "$src/validation/cases/ppc440-pv.case" > "$d/$v/cases/ppc440-pv.case"
 done
 cp "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" "$d/real/hw/"
-# (the count only: the rows must still add up to the traced duration, or
-# the table is refused as truncated or edited)
-sed -E -e 's/^EMULINST [0-9,]+ /EMULINST 1,000,000 /' \
+# (the count, and the avg with it: the rows must still add up to the
+# traced duration, or the table is refused as truncated or edited, and each
+# row's avg must be its sum/count, or the row is refused as contradicting
+# itself)
+sed -E -e 's/^EMULINST [0-9,]+ (.* [0-9,]+) [0-9.]+ ([0-9.]+ [0-9.]+)$/EMULINST 1,000,000 \1 50.8090 \2/' \
   "$src/validation/hw/ppc440-ubuntu-boot-pv.txt" > "$d/fake/hw/ppc440-ubuntu-boot-pv.txt"
 for v in real fake; do
   rc=0

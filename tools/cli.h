@@ -90,8 +90,27 @@ int cli_check_output(const char *path);
  * trace or table): writing it would replace what is being read. */
 int cli_check_output_of(const char *path, const char *input);
 
-/* Parses an unsigned decimal/hex number with optional k/M/G suffix; 0 on
- * success. */
+/* Stores arg in *slot for an option that takes one value (a file, a
+ * list, a transform): a second one is a usage error (exit code 2) naming
+ * both, not a silent replacement of the first. 0 on success. */
+int cli_once(const char *cmd, const char *opt, const char **slot,
+             const char *arg);
+/* Two outputs of one command must not be the same file (outfile_check_
+ * distinct): 0, or the exit code after the message. */
+int cli_check_distinct(const char *a, const char *b);
+/* A command's table output and its --plot (either may be NULL): each
+ * checked, neither naming the trace or the --params file it reads, and
+ * not both the same file. 0, or the exit code after the message. */
+int cli_check_out_and_plot(const char *out, const char *plot,
+                           const char *trace, const char *pfile);
+/* A text option written as one line of an output (a title, a header
+ * string): printable (ASCII only when ascii), at most max characters;
+ * else a usage error (exit code 2) instead of a line break in the output
+ * or a silent cut. 0 when fine. */
+int cli_check_text(const char *cmd, const char *opt, const char *s,
+                   size_t max, bool ascii);
+/* Parses an unsigned number, decimal (010 is ten) or hex after 0x, with
+ * an optional k/M/G suffix; no sign, no blanks. 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *v);
 
 #endif

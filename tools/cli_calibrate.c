@@ -134,7 +134,7 @@ static int name_list(const char *opt, const char *list, bool *fit, bool on)
     return 0;
 }
 
-static int parse_range(const char *arg, calib_opts *o)
+static int parse_range(const char *arg, calib_opts *o, bool *ranged)
 {
     const char *eq = strchr(arg, '=');
     char name[64];
@@ -159,6 +159,11 @@ static int parse_range(const char *arg, calib_opts *o)
     if (end == h || *end || !isfinite(lo) || !isfinite(hi))
         return cli_usage_error("calibrate", "--range %s: expected NAME=LO:HI",
                                arg);
+    if (ranged[id])
+        return cli_usage_error("calibrate", "--range %s: %s has a range "
+                               "already (one --range per parameter)", arg,
+                               name);
+    ranged[id] = true;
     o->lo[id] = lo;
     o->hi[id] = hi;
     return 0;
@@ -194,29 +199,45 @@ int cli_calibrate(int argc, char **argv)
     const char *fitlist = NULL;
     char *fixes[16];
     int nfix = 0;
+    bool ranged[PARAM__COUNT] = {false};
     int c, rc;
     unsigned long long v;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'T': trace = optarg; break;
-        case 'H': hwpath = optarg; break;
-        case 'o': out = optarg; break;
-        case 'P': pfile = optarg; break;
+        case 'T':
+            if (cli_once("calibrate", "--trace", &trace, optarg))
+                return 2;
+            break;
+        case 'H':
+            if (cli_once("calibrate", "--table", &hwpath, optarg))
+                return 2;
+            break;
+        case 'o':
+            if (cli_once("calibrate", "-o", &out, optarg))
+                return 2;
+            break;
+        case 'P':
+            if (cli_once("calibrate", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == 64)
                 return cli_usage_error("calibrate", "too many --set");
             sets[nsets++] = optarg;
             break;
-        case 'F': fitlist = optarg; break;
+        case 'F':
+            if (cli_once("calibrate", "--fit", &fitlist, optarg))
+                return 2;
+            break;
         case 'X':
             if (nfix == 16)
                 return cli_usage_error("calibrate", "too many --fix");
             fixes[nfix++] = optarg;
             break;
         case 'R':
-            if ((rc = parse_range(optarg, &o)) != 0)
+            if ((rc = parse_range(optarg, &o, ranged)) != 0)
                 return rc;
             break;
         case 'S':
@@ -271,8 +292,7 @@ int cli_calibrate(int argc, char **argv)
             break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("calibrate", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("calibrate", "o:h", opts, argv);
         }
     }
     if (optind != argc)
@@ -290,7 +310,21 @@ int cli_calibrate(int argc, char **argv)
     for (int i = 0; i < nfix; i++)
         if ((rc = name_list("--fix", fixes[i], o.fit, false)) != 0)
             return rc;
+    /* a range bounds a fit: on a parameter held at its start value it
+     * would do nothing, silently */
+    for (int i = 0; i < PARAM__COUNT; i++)
+        if (ranged[i] && !o.fit[i])
+            return cli_usage_error("calibrate", "--range %s: %s is not "
+                                   "fitted (see --fit, --fix): its range "
+                                   "would do nothing", param_name(i),
+                                   param_name(i));
 
+    /* params.ini must not replace what the fit reads: the trace, the
+     * hardware table or the starting parameters */
+    if ((rc = cli_check_output_of(out, trace)) ||
+        (rc = cli_check_output_of(out, hwpath)) ||
+        (rc = cli_check_output_of(out, pfile)))
+        return rc;
     static params start;
     if ((rc = cli_params_resolve(&start, pfile, sets, nsets)) != 0)
         return rc;
@@ -356,7 +390,9 @@ int cli_calibrate(int argc, char **argv)
     fprintf(f, "; residuals: %d (avg, stddev, min of %d rows, weights sqrt "
                "of the time share)\n", r.nres, r.nres / 3);
     fprintf(f, "; objective %.6g at the start, %.6g fitted; residual "
-               "variance %.4g\n", r.cost0, r.cost, r.resvar);
+               "variance ", r.cost0, r.cost);
+    calib_write_resvar(f, &r);
+    fputc('\n', f);
     fprintf(f, "; traced duration: %+.2f%% against the table", 
             100 * (r.total - r.total_hw) / r.total_hw);
     if (isfinite(r.total_full))

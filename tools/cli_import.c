@@ -83,7 +83,10 @@ static int cmd_ftrace(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
+        case 'o':
+            if (cli_once("import ftrace", "-o", &out, optarg))
+                return 2;
+            break;
         case 'T':
             if (cli_parse_u64(optarg, &v) || v == 0 || v > 10000000000ull)
                 return cli_usage_error(
@@ -112,12 +115,20 @@ static int cmd_ftrace(int argc, char **argv)
                                        optarg);
             o.guest_ram = v;
             break;
-        case 'w': o.workload = optarg; break;
-        case 'r': report = optarg; break;
+        case 'w':
+            /* the trace header's workload: printable ASCII, 31 at most */
+            if (cli_check_text("import ftrace", "--workload", optarg, 31,
+                               true))
+                return 2;
+            o.workload = optarg;
+            break;
+        case 'r':
+            if (cli_once("import ftrace", "--report", &report, optarg))
+                return 2;
+            break;
         case 'h': usage(stdout); return 0;
         default:
-            return cli_usage_error("import ftrace", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("import ftrace", "o:h", opts, argv);
         }
     }
     if (optind >= argc)
@@ -130,7 +141,8 @@ static int cmd_ftrace(int argc, char **argv)
         return cli_usage_error("import ftrace", "-o TRACE is required");
     /* every output checked before the work: an error means no output */
     if ((c = cli_check_output_of(out, argv[optind])) ||
-        (c = cli_check_output_of(report, argv[optind])))
+        (c = cli_check_output_of(report, argv[optind])) ||
+        (c = cli_check_distinct(out, report)))
         return c;
     const char *in = argv[optind];
     o.name = strcmp(in, "-") ? base_name(in) : "<stdin>";

@@ -120,8 +120,7 @@ int cli_measurable(int argc, char **argv)
         case 'k': check = true; break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("measurable", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("measurable", "h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -136,6 +135,11 @@ int cli_measurable(int argc, char **argv)
     if (changed) {
         for (k = 1; k < d.nk && strcmp(d.k[k].name, changed); k++)
             ;
+        if (k == d.nk && !strcmp(d.k[0].name, changed))
+            return cli_usage_error("measurable", "--changed %s: %s is the "
+                                   "baseline (the first kernel of %s); the "
+                                   "changed one is another", changed,
+                                   changed, path);
         if (k == d.nk)
             return cli_usage_error("measurable", "%s has no kernel '%s'",
                                    path, changed);
@@ -157,7 +161,7 @@ int cli_measurable(int argc, char **argv)
            o.cost_lo_ns > 0 ? " (given)"
                             : " (bare EL2 trap .. full world switch, "
                               "docs/measurable.md)");
-    printf("predicted change       +%.4f .. +%.4f s (+%.4f%% .. +%.4f%% of "
+    printf("predicted change       %+.4f .. %+.4f s (%+.4f%% .. %+.4f%% of "
            "the %.2f s baseline)%s\n",
            r.pred_lo_s, r.pred_hi_s, 100 * r.pred_lo_s / r.mean_base,
            100 * r.pred_hi_s / r.mean_base, r.mean_base,
@@ -175,16 +179,16 @@ int cli_measurable(int argc, char **argv)
     printf("smallest detectable    %.3f s (%.2f%%) at alpha %.2g with power "
            "%.2g\n",
            r.mde_s, 100 * r.mde_s / r.mean_base, o.alpha, o.power);
-    printf("runs needed            %.0f per kernel to detect +%.4f s\n",
+    printf("runs needed            %.0f per kernel to detect %+.4f s\n",
            r.runs_needed, r.pred_hi_s);
     if (r.predicted_visible)
         printf("prediction             visible: the high bound is %.1fx the "
                "smallest detectable change\n",
-               r.pred_hi_s / r.mde_s);
+               fabs(r.pred_hi_s) / r.mde_s);
     else
         printf("prediction             not visible: even the high bound is "
                "%.1fx below the smallest detectable change\n",
-               r.pred_hi_s > 0 ? r.mde_s / r.pred_hi_s : INFINITY);
+               r.pred_hi_s != 0 ? r.mde_s / fabs(r.pred_hi_s) : INFINITY);
     printf("measurement            %s (p %s %.2g)\n",
            r.measured_visible ? "a significant change"
                               : "no significant change",

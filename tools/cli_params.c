@@ -78,7 +78,10 @@ int cli_params(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc - 1, argv + 1, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'p': file = optarg; break;
+        case 'p':
+            if (cli_once("params", "--params", &file, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("params", "too many --set");
@@ -86,8 +89,7 @@ int cli_params(int argc, char **argv)
             break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("params", "unknown option '%s'",
-                                   argv[optind]);
+            return cli_bad_option("params", "h", opts, argv + 1);
         }
     }
     if (optind != argc - 1)

@@ -441,7 +441,10 @@ int cli_record(int argc, char **argv)
             exits_set = true;
             break;
         }
-        case 'o': out = optarg; break;
+        case 'o':
+            if (cli_once("record", "-o", &out, optarg))
+                return 2;
+            break;
         case 'c': console = 1; break;
         case 'C': console = 0; break;
         case 'f': fold = 0; break;
@@ -482,7 +485,10 @@ int cli_record(int argc, char **argv)
             *(c == 'T' ? &rt.tick : c == 'E' ? &rt.extint : &rt.signal) = v;
             break;
         }
-        case 'P': pfile = optarg; break;
+        case 'P':
+            if (cli_once("record", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 'S':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("record", "more than %d --set",
@@ -492,8 +498,7 @@ int cli_record(int argc, char **argv)
         case 'l': list(stdout); return 0;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("record", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("record", "o:h", opts, argv);
         }
     }
     if (secs_set && exits_set)
@@ -514,7 +519,7 @@ int cli_record(int argc, char **argv)
                                wl->name);
     if (!out)
         return cli_usage_error("record", "-o TRACE is required");
-    int bad = cli_check_output(out);
+    int bad = cli_check_output_of(out, pfile);
     if (bad)
         return bad;
     for (int i = 0; i < nsets && !model; i++) {
@@ -636,7 +641,10 @@ int cli_microbench(int argc, char **argv)
             only = optarg;
             break;
         }
-        case 'P': pfile = optarg; break;
+        case 'P':
+            if (cli_once("microbench", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 'S':
             if (nsets == 64)
                 return cli_usage_error("microbench", "too many --set");
@@ -667,8 +675,7 @@ int cli_microbench(int argc, char **argv)
                    CPU440_COST_LABEL);
             return 0;
         default:
-            return cli_usage_error("microbench", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("microbench", "h", opts, argv);
         }
     }
     if (optind != argc)

@@ -159,7 +159,7 @@ int cli_replay(int argc, char **argv)
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
     bool fold = false;
-    const char *title = NULL, *out = "-", *pfile = NULL;
+    const char *title = NULL, *out = NULL, *pfile = NULL;
     bool model = false, compare = false, stages = false, systemc = false;
     cost_guest_mode gmode = COST_GUEST_TRACE;
     char *sets[64];
@@ -182,12 +182,23 @@ int cli_replay(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = true; break;
-        case 't': title = optarg; break;
-        case 'o': out = optarg; break;
+        case 't':
+            /* the first line of a kvm table (kept to 127 characters) */
+            if (cli_check_text("replay", "--title", optarg, 127, false))
+                return 2;
+            title = optarg;
+            break;
+        case 'o':
+            if (cli_once("replay", "-o", &out, optarg))
+                return 2;
+            break;
         case 'M': model = true; break;
         case 'C': compare = true; break;
         case 'S': stages = true; break;
-        case 'P': pfile = optarg; break;
+        case 'P':
+            if (cli_once("replay", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("replay", "too many --set");
@@ -203,18 +214,20 @@ int cli_replay(int argc, char **argv)
             break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("replay", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("replay", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
         return cli_usage_error("replay", optind >= argc
                                ? "missing TRACE" : "one TRACE expected");
+    if (!out)
+        out = "-";
     const char *path = argv[optind];
     if (fmt == TFMT_CSV && compare && stages)
         return cli_usage_error("replay", "--format csv is one table: "
                                "--compare or --stages (both: --format json)");
-    if ((c = cli_check_output_of(out, path)))
+    if ((c = cli_check_output_of(out, path)) ||
+        (c = cli_check_output_of(out, pfile)))
         return c;
 
     static params prm;

@@ -272,7 +272,10 @@ int cli_sensitivity(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         double v;
         switch (c) {
-        case 'P': pfile = optarg; break;
+        case 'P':
+            if (cli_once("sensitivity", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("sensitivity", "too many --set");
@@ -306,13 +309,21 @@ int cli_sensitivity(int argc, char **argv)
                 return cli_usage_error("sensitivity", "--top: expected a "
                                        "number, not '%s'", optarg);
             break;
-        case 'G': plot = optarg; break;
-        case 'X': so.transform = optarg; break;
-        case 'o': out = optarg; break;
+        case 'G':
+            if (cli_once("sensitivity", "--plot", &plot, optarg))
+                return 2;
+            break;
+        case 'X':
+            if (cli_once("sensitivity", "--transform", &so.transform, optarg))
+                return 2;
+            break;
+        case 'o':
+            if (cli_once("sensitivity", "-o", &out, optarg))
+                return 2;
+            break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("sensitivity", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("sensitivity", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -320,9 +331,7 @@ int cli_sensitivity(int argc, char **argv)
                                ? "missing TRACE" : "one TRACE expected");
     const char *trace = argv[optind];
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output_of(out, trace);
-    if (!bad)
-        bad = cli_check_output_of(plot, trace);
+    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)

@@ -237,7 +237,10 @@ int cli_sweep(int argc, char **argv)
                 return cli_usage_error("sweep", "--seed: expected a number, "
                                        "not '%s'", optarg);
             break;
-        case 'P': pfile = optarg; break;
+        case 'P':
+            if (cli_once("sweep", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("sweep", "too many --set");
@@ -269,13 +272,21 @@ int cli_sweep(int argc, char **argv)
             break;
         case 'y': yes = true; break;
         case 'f': fmt = optarg; break;
-        case 'G': plot = optarg; break;
-        case 'T': transform = optarg; break;
-        case 'o': out = optarg; break;
+        case 'G':
+            if (cli_once("sweep", "--plot", &plot, optarg))
+                return 2;
+            break;
+        case 'T':
+            if (cli_once("sweep", "--transform", &transform, optarg))
+                return 2;
+            break;
+        case 'o':
+            if (cli_once("sweep", "-o", &out, optarg))
+                return 2;
+            break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("sweep", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("sweep", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -297,9 +308,7 @@ int cli_sweep(int argc, char **argv)
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
     /* every output checked before the work (model/outfile) */
-    int bad = cli_check_output_of(out, trace);
-    if (!bad)
-        bad = cli_check_output_of(plot, trace);
+    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
     if (bad)
         return bad;
     if (plot && plot_check_name(plot) != SIM_OK)

@@ -70,7 +70,9 @@ static int synth_like(const char *like, const char *mix,
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
     int c;
-    if ((c = cli_check_output(out)))
+    /* the table and a profile file are inputs: -o must not replace them */
+    if ((c = cli_check_output_of(out, like)) ||
+        (c = cli_check_output_of(out, mix)))
         return c;
     static table t;
     sim_err e = table_read_file(&t, like, TFMT_AUTO);
@@ -131,7 +133,10 @@ int cli_trace_profile(int argc, char **argv)
                                        "recordings", XP_MAX_WALL);
             wall[nwall++] = optarg;
             break;
-        case 'o': out = optarg; break;
+        case 'o':
+            if (cli_once("trace profile", "-o", &out, optarg))
+                return 2;
+            break;
         case 'h':
             printf("usage: sim trace profile TRACE --name N [--source TEXT] "
                    "[--assumes TEXT]\n"
@@ -152,8 +157,7 @@ int cli_trace_profile(int argc, char **argv)
                    XP_MAX_WALL);
             return 0;
         default:
-            return cli_usage_error("trace profile", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("trace profile", "o:h", opts, argv);
         }
     }
     if (optind != argc - 1)
@@ -161,8 +165,16 @@ int cli_trace_profile(int argc, char **argv)
     if (!name || !*name || strlen(name) > 31 || strchr(name, ' '))
         return cli_usage_error("trace profile", "--name: 1-31 characters, "
                                "no blanks");
+    /* each is one line of the profile: a newline would start a line of
+     * its own (a keyword the reader then takes), and the profile keeps
+     * at most 199 characters of each */
+    if (cli_check_text("trace profile", "--source", source, 199, false) ||
+        cli_check_text("trace profile", "--assumes", assumes, 199, false))
+        return 2;
     if (!out)
         return cli_usage_error("trace profile", "-o FILE is required");
+    if ((c = cli_check_output_of(out, argv[optind])))
+        return c;
     static exitprof p;
     if (nwall && nwall < 3)
         return cli_usage_error("trace profile", "--wall: give at least three "
@@ -215,20 +227,31 @@ int cli_trace_synth(int argc, char **argv)
                 return cli_usage_error("trace synth", "--seed: expected an "
                                        "unsigned number, got '%s'", optarg);
             break;
-        case 'p': profile = optarg; break;
+        case 'p':
+            if (cli_once("trace synth", "--profile", &profile, optarg))
+                return 2;
+            break;
         case 't':
             if (cli_parse_u64(optarg, &tb_hz) || tb_hz < 1000000ULL ||
                 tb_hz > 100000000000ULL)
                 return cli_usage_error("trace synth", "--tb-hz: expected 1 MHz "
                                        "to 100 GHz in Hz, got '%s'", optarg);
             break;
-        case 'o': out = optarg; break;
-        case 'L': like = optarg; break;
-        case 'm': mix = optarg; break;
+        case 'o':
+            if (cli_once("trace synth", "-o", &out, optarg))
+                return 2;
+            break;
+        case 'L':
+            if (cli_once("trace synth", "--like", &like, optarg))
+                return 2;
+            break;
+        case 'm':
+            if (cli_once("trace synth", "--mix", &mix, optarg))
+                return 2;
+            break;
         case 'h': help(stdout); return 0;
         default:
-            return cli_usage_error("trace synth", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cli_bad_option("trace synth", "o:h", opts, argv);
         }
     }
     if (optind != argc)
@@ -245,7 +268,7 @@ int cli_trace_synth(int argc, char **argv)
         return cli_usage_error("trace synth", "--exits N is required");
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
-    if ((c = cli_check_output(out)))
+    if ((c = cli_check_output_of(out, profile)))
         return c;
 
     synth_profile p;

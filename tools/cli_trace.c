@@ -210,7 +210,7 @@ static int cmd_info(int argc, char **argv)
         printf("%-13s OK (%llu records, every chunk CRC-checked)\n",
                "verify:", (ull)n);
     }
-    return fflush(stdout) == 0 ? 0 : 2;
+    return 0; /* a failed write to stdout: main says so */
 }
 
 static int cmd_dump(int argc, char **argv)

@@ -172,7 +172,7 @@ int cli_whatif(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *spec = NULL, *pfile = NULL, *out = "-", *plot = NULL;
+    const char *spec = NULL, *pfile = NULL, *out = NULL, *plot = NULL;
     const char *mix = NULL;
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
@@ -183,8 +183,14 @@ int cli_whatif(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'T': spec = optarg; break;
-        case 'P': pfile = optarg; break;
+        case 'T':
+            if (cli_once("whatif", "--transform", &spec, optarg))
+                return 2;
+            break;
+        case 'P':
+            if (cli_once("whatif", "--params", &pfile, optarg))
+                return 2;
+            break;
         case 's':
             if (nsets == (int)(sizeof sets / sizeof sets[0]))
                 return cli_usage_error("whatif", "too many --set");
@@ -207,9 +213,18 @@ int cli_whatif(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = true; break;
-        case 'm': mix = optarg; break;
-        case 'p': plot = optarg; break;
-        case 'o': out = optarg; break;
+        case 'm':
+            if (cli_once("whatif", "--mix", &mix, optarg))
+                return 2;
+            break;
+        case 'p':
+            if (cli_once("whatif", "--plot", &plot, optarg))
+                return 2;
+            break;
+        case 'o':
+            if (cli_once("whatif", "-o", &out, optarg))
+                return 2;
+            break;
         case 'l': whatif_list(stdout); return 0;
         case 'h': help(stdout); return 0;
         default:
@@ -222,10 +237,14 @@ int cli_whatif(int argc, char **argv)
     if (!spec)
         return cli_usage_error("whatif", "--transform is required (sim whatif "
                                          "--list names them)");
+    if (!out)
+        out = "-";
     const char *path = argv[optind];
     /* every output checked before the work (model/outfile); --plot is the
      * base of BASE.png and BASE.svg */
     int bad = cli_check_output_of(out, path);
+    if (!bad)
+        bad = cli_check_output_of(out, pfile);
     struct stat pst;
     size_t plen = plot ? strlen(plot) : 0;
     /* a directory is no base name: "DIR/" wrote DIR/.png and DIR/.svg */

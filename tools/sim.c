@@ -1,4 +1,5 @@
 /* sim: the sim440 command line. Dispatches `sim <command> [options]`. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -218,13 +219,67 @@ int cli_check_output_of(const char *path, const char *input)
     return e ? cli_report(e) : 0;
 }
 
+int cli_check_distinct(const char *a, const char *b)
+{
+    sim_err e = outfile_check_distinct(a, b);
+    return e ? cli_report(e) : 0;
+}
+
+int cli_check_text(const char *cmd, const char *opt, const char *s,
+                   size_t max, bool ascii)
+{
+    size_t n = strlen(s);
+    for (size_t j = 0; j < n; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (c < 0x20 || c == 0x7f || (ascii && c > 0x7f))
+            return cli_usage_error(cmd, "%s: one line of printable %stext "
+                                   "(character %zu is not)", opt,
+                                   ascii ? "ASCII " : "", j + 1);
+    }
+    if (n > max)
+        return cli_usage_error(cmd, "%s: at most %zu characters, not %zu",
+                               opt, max, n);
+    return 0;
+}
+
+int cli_check_out_and_plot(const char *out, const char *plot,
+                           const char *trace, const char *pfile)
+{
+    int bad = cli_check_output_of(out, trace);
+    if (!bad)
+        bad = cli_check_output_of(plot, trace);
+    if (!bad)
+        bad = cli_check_output_of(out, pfile);
+    if (!bad)
+        bad = cli_check_output_of(plot, pfile);
+    if (!bad)
+        bad = cli_check_distinct(out, plot);
+    return bad;
+}
+
+int cli_once(const char *cmd, const char *opt, const char **slot,
+             const char *arg)
+{
+    if (*slot)
+        return cli_usage_error(cmd, "%s given twice ('%s' and '%s'): it "
+                               "takes one", opt, *slot, arg);
+    *slot = arg;
+    return 0;
+}
+
 int cli_parse_u64(const char *s, unsigned long long *v)
 {
     char *end;
-    if (!s || !*s || *s == '-')
+    /* decimal, or hex after 0x; digits first: strtoull alone takes " 5"
+     * and "+5", wraps " -1" and, in base 0, reads "010" as octal 8 */
+    if (!s)
+        return -1;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = hex ? s + 2 : s;
+    if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
         return -1;
     errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
+    unsigned long long x = strtoull(d, &end, hex ? 16 : 10);
     if (errno == ERANGE)
         return -1;
     unsigned long long mul = 1;
@@ -260,7 +315,17 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             snprintf(g_cmd, sizeof g_cmd, "%s", commands[i].name);
-            return commands[i].run(argc - 1, argv + 1);
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* a report printed to a full disk or a closed stream did not
+             * reach anyone: that is no success (a command that failed has
+             * said why already) */
+            errno = 0;
+            if (rc != 2 && (fflush(stdout) != 0 || ferror(stdout)))
+                return cli_report(sim_fail(SIM_ERR_IO, "stdout: write "
+                                           "failed%s%s",
+                                           errno ? ": " : "",
+                                           errno ? strerror(errno) : ""));
+            return rc;
         }
     fprintf(stderr, "sim: unknown command '%s'\n", argv[1]);
     usage(stderr);
