@@ -2,9 +2,13 @@
  * and read as text, and the ones built into sim. */
 #include "exitprof.h"
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "insn440.h"
 #include "trace.h"
 
 /* ---- building ---- */
@@ -115,6 +119,7 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
     if (e != SIM_OK)
         return e;
     const trace_header hd = *trace_reader_header(rd), *h = &hd;
+    memcpy(p->workload, h->workload, sizeof p->workload - 1);
     if (h->source != TSRC_CPU440 || strncmp(h->cost_label, "flat", 4) != 0) {
         trace_reader_close(rd);
         return sim_fail(SIM_ERR_FORMAT,
@@ -192,6 +197,127 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
     return e;
 }
 
+/* ---- the wall-time rates ---- */
+
+sim_err exitprof_slope(const double *x, const double *y, int n,
+                       double *slope, double *se)
+{
+    *slope = *se = 0;
+    bool differ = false;
+    for (int i = 1; i < n; i++)
+        differ |= x[i] != x[0];
+    if (n < 2 || !differ)
+        return sim_fail(SIM_ERR_FORMAT, "profile: the wall-time fit needs "
+                        "recordings of different durations");
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11,
+                   &sumsq);
+    *slope = c1;
+    *se = sqrt(cov11); /* from the scatter about the line */
+    return SIM_OK;
+}
+
+/* The guest's decrementer tick: its handler acknowledges it with an mtspr
+ * to TSR (SPR 336: Linux's timer_interrupt, workloads/guest's tick), an
+ * emulated instruction under KVM/440. */
+static bool is_tick_ack(const trace_rec *r)
+{
+    return has_word((exit_type)r->type) &&
+           insn440_decode_op(r->inst) == INSN_OP_MTSPR &&
+           insn440_spr(r->inst) == 336;
+}
+
+/* One wall recording: its duration, ticks and per-type exit counts. */
+static sim_err wall_scan(const char *path, const char *workload,
+                         xp_wallrun *w, uint64_t count[EXIT__COUNT])
+{
+    memset(w, 0, sizeof *w);
+    memset(count, 0, EXIT__COUNT * sizeof count[0]);
+    trace_reader *rd;
+    sim_err e = trace_reader_open(&rd, path);
+    if (e != SIM_OK)
+        return e;
+    const trace_header h = *trace_reader_header(rd);
+    if (h.source != TSRC_CPU440 ||
+        strncmp(h.cost_label, "cycle model", 11) != 0) {
+        trace_reader_close(rd);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: the wall-time rates are measured on `sim record "
+                        "--model` traces (cpu440, cycle model: the guest's "
+                        "timer runs on the modelled time); this one has "
+                        "costs '%s'",
+                        path, h.cost_label);
+    }
+    if (workload[0] && strcmp(h.workload, workload) != 0) {
+        trace_reader_close(rd);
+        return sim_fail(SIM_ERR_FORMAT, "%s: a recording of '%s', not of "
+                        "the profile's workload '%s'",
+                        path, h.workload, workload);
+    }
+    uint64_t first = 0, end = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t n;
+        e = trace_reader_next(rd, &recs, &n);
+        if (e != SIM_OK || n == 0)
+            break;
+        for (size_t i = 0; i < n; i++) {
+            const trace_rec *r = &recs[i];
+            if (r->kind != TREC_EXIT)
+                continue;
+            if (!w->exits)
+                first = r->tb;
+            w->exits++;
+            count[r->type]++;
+            w->ticks += is_tick_ack(r);
+            end = r->tb + r->handler + r->guest;
+        }
+    }
+    trace_reader_close(rd);
+    if (e == SIM_OK && (!w->exits || end <= first))
+        e = sim_fail(SIM_ERR_FORMAT, "%s: the trace has no exits", path);
+    w->seconds = (double)(end - first) / (double)h.tb_hz;
+    return e;
+}
+
+sim_err exitprof_wall(exitprof *p, const char *const *traces, int n)
+{
+    if (n < 3 || n > XP_MAX_WALL)
+        return sim_fail(SIM_ERR_USAGE, "profile: the wall-time fit takes 3 "
+                        "to %d recordings, got %d", XP_MAX_WALL, n);
+    static uint64_t count[XP_MAX_WALL][EXIT__COUNT];
+    double x[XP_MAX_WALL], y[XP_MAX_WALL];
+    xp_wallrun runs[XP_MAX_WALL];
+    for (int k = 0; k < n; k++) {
+        sim_err e = wall_scan(traces[k], p->workload, &runs[k], count[k]);
+        if (e != SIM_OK)
+            return e; /* p as it was */
+        x[k] = runs[k].seconds;
+    }
+    double rate[EXIT__COUNT];
+    /* a slope counts when it is above zero at the 95% level (two-sided t
+     * with n - 2 degrees of freedom): a count that moves by a few exits
+     * from run to run is noise, not a rate */
+    double tcrit = gsl_cdf_tdist_Qinv(0.025, (double)(n - 2));
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        rate[t] = 0;
+        if (exit_flags((exit_type)t) & EXF_TIMED)
+            continue; /* the host's clock drives them: whatif's own rule */
+        for (int k = 0; k < n; k++)
+            y[k] = (double)count[k][t];
+        double s, se;
+        sim_err e = exitprof_slope(x, y, n, &s, &se);
+        if (e != SIM_OK)
+            return e;
+        rate[t] = s > 0 && s >= tcrit * se ? s : 0;
+    }
+    p->nwall = n;
+    memcpy(p->wallrun, runs, (size_t)n * sizeof runs[0]);
+    memcpy(p->wall, rate, sizeof rate);
+    p->wall_hz = (double)runs[0].ticks / runs[0].seconds;
+    return SIM_OK;
+}
+
 /* ---- text ---- */
 
 void exitprof_write(FILE *f, const exitprof *p)
@@ -231,6 +357,25 @@ void exitprof_write(FILE *f, const exitprof *p)
     for (int q = 0; q < XP_RUNQ; q++)
         fprintf(f, " %.0f", p->runq[q]);
     fputc('\n', f);
+    if (!p->nwall)
+        return;
+    fprintf(f, "# wall: the guest's wall-time-driven exits, from %d `sim "
+               "record --model` runs at several exit costs, host noise off\n"
+               "# wallrun seconds guest-ticks exits (each run)\n",
+            p->nwall);
+    for (int k = 0; k < p->nwall; k++)
+        fprintf(f, "wallrun %.6f %llu %llu\n", p->wallrun[k].seconds,
+                (unsigned long long)p->wallrun[k].ticks,
+                (unsigned long long)p->wallrun[k].exits);
+    fprintf(f, "# wallhz guest ticks per second (the first run)\n"
+               "wallhz %.3f\n"
+               "# wall TYPE exits per second of wall time (the slope of the "
+               "count on the duration; types whose slope is not above 0 at "
+               "95%% are left out: 0)\n",
+            p->wall_hz);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        if (p->wall[t] > 0)
+            fprintf(f, "wall %s %.3f\n", exit_name((exit_type)t), p->wall[t]);
 }
 
 static sim_err bad(const char *name, unsigned line, const char *what)
@@ -357,9 +502,45 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             if (*s)
                 return bad(name, ln, "runq: more than 101 numbers");
             have_runq = true;
+        } else if (!strcmp(kw, "wallrun")) {
+            double sec;
+            unsigned long long ticks, ex;
+            char tail;
+            if (sscanf(rest, "%lf %llu %llu %c", &sec, &ticks, &ex,
+                       &tail) != 3 ||
+                !(sec > 0 && sec < 1e9))
+                return bad(name, ln, "wallrun: expected seconds (> 0), guest "
+                                     "ticks and exits");
+            if (p->nwall == XP_MAX_WALL)
+                return bad(name, ln, "too many wallrun lines");
+            p->wallrun[p->nwall++] = (xp_wallrun){sec, ticks, ex};
+        } else if (!strcmp(kw, "wallhz")) {
+            char *end;
+            double v = strtod(rest, &end);
+            if (end == rest || *end || !(v >= 0 && v < 1e9))
+                return bad(name, ln, "wallhz: expected ticks per second "
+                                     "(>= 0)");
+            p->wall_hz = v;
+        } else if (!strcmp(kw, "wall")) {
+            const char *s = rest;
+            int t = type_word(&s);
+            if (t < 0 || t == EXIT_TIMEINGUEST ||
+                (exit_flags((exit_type)t) & EXF_TIMED))
+                return bad(name, ln, "wall: expected an exit type name that "
+                                     "the host's clock does not drive (not "
+                                     "DEC, EXTINT, SIGNAL)");
+            char *end;
+            double v = strtod(s, &end);
+            while (*end == ' ')
+                end++;
+            if (end == s || *end || !(v >= 0 && v < 1e9))
+                return bad(name, ln, "wall: expected TYPE and exits per "
+                                     "second (>= 0)");
+            p->wall[t] = v;
         } else {
             return bad(name, ln, "unknown keyword (name, source, assumes, "
-                                 "exits, type, word, page, gtlb, runq)");
+                                 "exits, type, word, page, gtlb, runq, "
+                                 "wallrun, wallhz, wall)");
         }
     }
     if (!have_name || !have_runq)
@@ -389,6 +570,19 @@ const char *exitprof_builtin_name(int i)
 const char *exitprof_default_name(void)
 {
     return "boot";
+}
+
+const char *exitprof_of_trace(unsigned source, const char *workload)
+{
+    const char *name = NULL;
+    if (source == TSRC_SYNTH && !strncmp(workload, "like:", 5))
+        name = workload + 5;
+    else if (source == TSRC_CPU440)
+        name = workload;
+    for (int i = 0; name && i < exitprof_nbuiltins_; i++)
+        if (!strcmp(exitprof_builtins_[i].name, name))
+            return exitprof_builtins_[i].name;
+    return NULL;
 }
 
 sim_err exitprof_load(exitprof *p, const char *what)

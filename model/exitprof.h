@@ -20,6 +20,14 @@
 #define XP_MAX_PAGES 256  /* pages kept per type */
 #define XP_MAX_GTLB 4096  /* guest TLB writes kept */
 #define XP_RUNQ 101       /* run-length quantiles 0, 1/100, ..., 1 */
+#define XP_MAX_WALL 8     /* recordings the wall-time rates come from */
+
+/* One recording of the wall-time fit: its simulated duration, the guest's
+ * decrementer ticks in it (its mtspr TSR exits) and its exits. */
+typedef struct xp_wallrun {
+    double seconds;
+    uint64_t ticks, exits;
+} xp_wallrun;
 
 typedef struct xp_value {
     uint32_t v;      /* an instruction word or a page address */
@@ -46,6 +54,16 @@ typedef struct exitprof {
     int ngtlb;
     xp_gtlb gtlb[XP_MAX_GTLB];
     double runq[XP_RUNQ]; /* guest instructions after an entry */
+    /* The guest's wall-time-driven exits (docs/calibration.md): per type,
+     * exits per second of wall time, the slope of its count on the run's
+     * duration over nwall cycle-model recordings at several exit costs
+     * (0: none, or a slope that is not positive). wall_hz: the guest's
+     * decrementer ticks per second of the first recording. */
+    int nwall;
+    xp_wallrun wallrun[XP_MAX_WALL];
+    double wall_hz;
+    double wall[EXIT__COUNT];
+    char workload[32]; /* the base recording's (not written) */
 } exitprof;
 
 /* From a trace written by a plain `sim record` (cpu440, flat costs: its
@@ -53,6 +71,20 @@ typedef struct exitprof {
 SIM_MUST_CHECK sim_err exitprof_build(exitprof *p, const char *trace,
                                       const char *name, const char *source,
                                       const char *assumes);
+/* The wall-time rates from n (3..XP_MAX_WALL) recordings of the same
+ * workload as the base, made with the cycle model (`sim record --model`)
+ * at different exit costs and no host noise: per exit type other than the
+ * host-time-driven ones (EXF_TIMED), the least-squares slope of its count
+ * on the simulated duration (gsl_fit_linear), 0 unless it is above zero
+ * at the 95% level (two-sided t, n - 2 degrees of freedom). Recordings
+ * all of one duration, or of another workload: SIM_ERR_FORMAT. */
+SIM_MUST_CHECK sim_err exitprof_wall(exitprof *p, const char *const *traces,
+                                     int n);
+/* The slope of y on x over n points (least squares) and its standard
+ * error from the scatter about the line, for exitprof_wall;
+ * SIM_ERR_FORMAT when the x do not differ. */
+SIM_MUST_CHECK sim_err exitprof_slope(const double *x, const double *y,
+                                      int n, double *slope, double *se);
 void exitprof_write(FILE *f, const exitprof *p);
 /* Parses the text form; errors name "name:line". */
 SIM_MUST_CHECK sim_err exitprof_parse(exitprof *p, const char *text,
@@ -65,5 +97,9 @@ const char *exitprof_builtin_name(int i);
 SIM_MUST_CHECK sim_err exitprof_load(exitprof *p, const char *name_or_path);
 /* The default profile's name. */
 const char *exitprof_default_name(void);
+/* The built-in profile a trace was made from, NULL when none is known: a
+ * `sim trace synth --like` trace's (workload "like:NAME"), or a `sim
+ * record` trace's own workload when a built-in profile has its name. */
+const char *exitprof_of_trace(unsigned source, const char *workload);
 
 #endif

@@ -183,6 +183,10 @@ typedef struct side {
     stats *s;
     uint64_t t;     /* timebase ticks, from the first exit's */
     uint64_t gsum;  /* guest ticks so far (the time-driven schedule) */
+    /* the guest ticks' clock (the wall-time rule): t with each exit's host
+     * time capped at one guest tick period (hcap): a guest kept out longer
+     * takes one pending tick, not one per period */
+    uint64_t tick_t, hcap;
     uint64_t exits;
     trace_writer *w; /* the transformed stream, for the timed platform */
     /* the last exit written and the state records after it, held back so
@@ -206,6 +210,19 @@ struct whatif_env {
     trace_rec *timed;
     uint64_t *gamma;
     size_t n_timed, cap_timed, next_timed;
+    /* the guest's wall-time-driven exits: per type, per timebase tick; the
+     * rated types; per type the exits the rule owes (r x the kept share x
+     * d, summed), the trace's exits seen and those the transforms kept;
+     * d at the last exit */
+    double wall_rate[EXIT__COUNT];
+    int rated[EXIT__COUNT], n_rated;
+    double wall_due[EXIT__COUNT];
+    uint64_t seen[EXIT__COUNT], kept[EXIT__COUNT];
+    double d_last;
+    /* the predicted time the transforms' hooks added (inserted exits, the
+     * runs of replayed records): work the guest does with its interrupts
+     * off, so it takes no ticks (docs/whatif.md) */
+    uint64_t hook_t;
 };
 
 sim_err xf_parse_none(const char *name, void **state, const char *opts)
@@ -260,6 +277,7 @@ static void side_account(side *sd, const trace_rec *r, uint64_t h,
     stats_enter(sd->s, sd->t);
     sd->t += g;
     sd->gsum += g;
+    sd->tick_t += (h < sd->hcap ? h : sd->hcap) + g;
     sd->exits++;
 }
 
@@ -331,6 +349,7 @@ static void pred_extend(whatif_env *env, uint64_t cycles)
     cost_guest_extend(sd->m, cycles);
     uint64_t ticks = cost_to_ticks(sd->m, cycles);
     sd->t += ticks;
+    sd->tick_t += ticks;
     sd->gsum += ticks;
     if (sd->n_held && (sd->held[0].flags & TRF_GUEST_KNOWN))
         sd->held[0].guest = cap32((uint64_t)sd->held[0].guest + ticks);
@@ -456,6 +475,56 @@ bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
     return is_virt_miss((exit_type)rec->type) && resident(env->pred.m, rec);
 }
 
+/* The guest's own timer ticks on wall time (KVM emulates its decrementer
+ * with a host timer), so the exits its tick causes - the interrupt's
+ * emulated instructions, the misses of the timer, scheduler and RCU pages
+ * evicted since the last tick - follow the run's wall time, not the guest's
+ * work (docs/whatif.md). With the profile's rate r of type X, the exits of
+ * X the prediction has dropped, less those it repeated, follow r times how
+ * much shorter than the baseline it has run (d timebase ticks): a kept
+ * exit of X is dropped, with its guest run (the tick's work does not
+ * happen), while that target is at least one ahead ... */
+/* The rule's target moves with d, each type's by r times the share of its
+ * exits the transforms keep so far (a tick's exit that a transform removes,
+ * a patched mfmsr, is gone already and cannot go twice). */
+static void wall_advance(whatif_env *env, double d)
+{
+    for (int k = 0; k < env->n_rated; k++) {
+        int t = env->rated[k];
+        double share = env->seen[t] ? (double)env->kept[t] /
+                                          (double)env->seen[t]
+                                    : 1.0;
+        env->wall_due[t] += env->wall_rate[t] * share * (d - env->d_last);
+    }
+    env->d_last = d;
+}
+
+static double wall_ahead(const whatif_env *env, exit_type t)
+{
+    return env->wall_due[t] - ((double)env->res->wall_removed[t] -
+                               (double)env->res->wall_added[t]);
+}
+
+static bool wall_drop(whatif_env *env, const trace_rec *r)
+{
+    exit_type t = (exit_type)r->type;
+    if (env->wall_rate[t] <= 0 || wall_ahead(env, t) < 1)
+        return false;
+    env->res->wall_removed[t]++;
+    return true;
+}
+
+/* ... and repeated (priced like any record of the trace) while it is one
+ * behind (the prediction runs longer). */
+static void wall_repeat(whatif_env *env, const trace_rec *r)
+{
+    exit_type t = (exit_type)r->type;
+    while (env->wall_rate[t] > 0 && wall_ahead(env, t) <= -1) {
+        side_hook_exit(env, &env->pred, *r);
+        env->res->wall_added[t]++;
+    }
+}
+
 static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
 {
     exit_type t = (exit_type)r->type;
@@ -463,9 +532,17 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         env->started = true;
         env->base.t = env->pred.t = r->tb;
         for (unsigned i = 0; i < c->n; i++)
-            if (c->ops[i]->begin)
+            if (c->ops[i]->begin) {
+                uint64_t t0 = env->pred.tick_t;
                 c->ops[i]->begin(c->state[i], env);
+                env->hook_t += env->pred.tick_t - t0;
+            }
     }
+    /* how much shorter the prediction has run so far, as this exit comes,
+     * on the clock of the guest's ticks: without the transforms' inserted
+     * work */
+    double d = (double)env->base.tick_t -
+               (double)(env->pred.tick_t - env->hook_t);
     bool virt = is_virt_miss(t);
     bool held0 = virt && resident(env->base.m, r);
     bool held1 = virt && resident(env->pred.m, r);
@@ -489,13 +566,22 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         }
     }
     for (unsigned i = 0; i < c->n && !x.removed; i++)
-        if (c->ops[i]->exit)
+        if (c->ops[i]->exit) {
+            uint64_t t0 = env->pred.tick_t;
             c->ops[i]->exit(c->state[i], env, &x);
+            env->hook_t += env->pred.tick_t - t0;
+        }
+    env->seen[x.rec.type]++;
+    env->kept[x.rec.type] += !x.removed;
+    if (env->n_rated)
+        wall_advance(env, d);
     if (x.removed) {
         env->res->removed++;
         whatif_env_run_on(env, r, x.guest_extra, x.magic_access);
-    } else
+    } else if (!wall_drop(env, &x.rec)) {
         side_hook_exit(env, &env->pred, x.rec);
+        wall_repeat(env, &x.rec);
+    }
     pred_timed(env, false);
 }
 
@@ -586,6 +672,16 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         res->header = *trace_reader_header(rd);
         stats_init(base, o->unit, res->header.tb_hz);
         stats_init(pred, o->unit, res->header.tb_hz);
+        for (int t = 0; o->wall && t < EXIT__COUNT; t++) {
+            env.wall_rate[t] = o->wall->wall[t] / (double)res->header.tb_hz;
+            if (env.wall_rate[t] > 0)
+                env.rated[env.n_rated++] = t;
+        }
+        /* one guest tick period at the profile's tick rate */
+        env.base.hcap = env.pred.hcap =
+            o->wall && o->wall->wall_hz > 0
+                ? (uint64_t)((double)res->header.tb_hz / o->wall->wall_hz)
+                : UINT64_MAX;
         cost_replay_hook(env.base.m, &env.base.hook);
         cost_replay_hook(env.pred.m, &env.pred.hook);
         e = env.base.hook.begin(env.base.m, &res->header);
@@ -630,6 +726,10 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         e = env.err;
     res->base_exits = env.base.exits;
     res->pred_exits = env.pred.exits;
+    if (res->header.tb_hz)
+        res->wall_gain = ((double)env.base.tick_t -
+                          (double)(env.pred.tick_t - env.hook_t)) /
+                         (double)res->header.tb_hz;
     trace_reader_close(rd);
     if (env.pred.w) {
         env.err = e;

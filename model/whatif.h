@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "cost.h"
+#include "exitprof.h"
 #include "params.h"
 #include "replay.h"
 #include "sim_err.h"
@@ -127,6 +128,9 @@ typedef struct whatif_opts {
     const char *tmp_dir; /* NULL: $TMPDIR or /tmp */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* The guest's wall-time-driven exits (docs/whatif.md): per type, the
+     * rates of this profile (exitprof.wall); NULL: the rule is off. */
+    const exitprof *wall;
 } whatif_opts;
 
 typedef struct whatif_result {
@@ -143,6 +147,12 @@ typedef struct whatif_result {
                                          prediction's; on the SystemC
                                          platform DEC+EXTINT+SIGNAL made by
                                          the platform: baseline, predicted */
+    /* the wall-time rule: exits of the trace dropped (the prediction ran
+     * shorter: fewer guest ticks) or repeated (longer), per type; and how
+     * much shorter the prediction ran at the end, in seconds, on the
+     * ticks' clock (without the work the transforms inserted) */
+    uint64_t wall_removed[EXIT__COUNT], wall_added[EXIT__COUNT];
+    double wall_gain;
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p

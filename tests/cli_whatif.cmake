@@ -137,3 +137,18 @@ sim_cli_test(validate_counts_every_row 0 "~counts of HALT, EMULINST: 2 of 2 with
 # --plot DIR/ wrote DIR/.png and DIR/.svg (hidden files): a base name only
 sim_cli_test(whatif_plot_directory 2 "~--plot './': expected a base name"
   whatif @cost_mix.bin --transform pv --plot ./)
+
+# The guest's tick exits (docs/whatif.md, wall-time rule): a bad --mix is a
+# usage error; --mix none prints what the prediction printed before the
+# rule (the default on a trace without a known profile differs from it by
+# the one line that says the rule is off); a profile's rates drop exits.
+sim_cli_test(whatif_mix_bad 2 "~--mix nosuch: neither a built-in profile"
+  whatif @cost_mix.bin --transform pv --mix nosuch)
+sim_cli_test(whatif_mix_rates 0
+  "~guest tick exits \\(wall-time rule, rates of profile linux-boot. docs/whatif.md\\): the prediction ran [0-9.]+ s shorter. [1-9][0-9]* exits of the trace dropped \\(ITLBVIRT"
+  whatif @cost_mix.bin --transform pv --mix linux-boot)
+add_test(NAME cli_whatif_mix_none_is_the_rule_off
+  COMMAND sh -c "\"$0\" whatif \"$1\" --transform pv --mix none > mixnone.txt && \"$0\" whatif \"$1\" --transform pv > mixdef.txt && grep -q '^# guest tick exits (wall-time rule): off, no profile is known' mixdef.txt && ! grep -q 'guest tick' mixnone.txt && grep -v '^# guest tick exits' mixdef.txt | cmp - mixnone.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_whatif_mix_none_is_the_rule_off PROPERTIES TIMEOUT 60)

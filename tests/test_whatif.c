@@ -705,7 +705,117 @@ static void test_direct_and_systemc_agree(void)
     }
 }
 
+/* The prediction with the wall-time rule on (rates of wp) or off. */
+static exitprof g_wp;
+static sim_err run_wall(const char *spec, const params *p, bool on)
+{
+    whatif_chain *c;
+    sim_err e = whatif_chain_parse(&c, spec);
+    if (e != SIM_OK)
+        return e;
+    whatif_opts o = {.unit = STATS_TICKS, .wall = on ? &g_wp : NULL};
+    e = whatif_run(g_path, c, p, &o, &g_base, &g_pred, &g_res);
+    whatif_chain_free(c);
+    return e;
+}
+
+/* Every side's time, in ticks (the traced duration of the stats). */
+static double side_ticks(const stats *s)
+{
+    double t = 0;
+    for (int k = 0; k < EXIT__COUNT; k++)
+        t += (double)s->rows[k].sum;
+    return t;
+}
+
+/* 60 triples (patchable mfmsr, SYSCALL, tlbwe): pv removes the 60 mfmsr,
+ * so the prediction gains G on the baseline, evenly along the trace. With
+ * a SYSCALL rate of 3.5 / G per second, floor(3.5) = 3 SYSCALL exits are
+ * dropped (the drops' own time adds r x cost = 3 x 0.05 to the 3.5: still
+ * below 4), nothing is repeated, and the other rows are as without the
+ * rule; a rate for the mfmsr exits pv patched drops none. */
+static void test_wall_rule_drops_floor_rate_times_gain(void)
+{
+    params p;
+    quiet(&p);
+    static char text[32768];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s", HEAD);
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(
+            text + n, sizeof text - n,
+            "exit EMUL_MFMSR irq=6 pc=0xc0001010 inst=0x7c6000a6 tb=%d "
+            "guest=300 flags=G\n"
+            "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=%d "
+            "guest=300 flags=G,PR\n"
+            "exit EMUL_TLBWE irq=6 pc=0xc0001020 inst=0x7c6007a4 tb=%d "
+            "guest=300 flags=G\n",
+            1000 + 3 * i, 1001 + 3 * i, 1002 + 3 * i);
+    pack(text);
+    CU_ASSERT_EQUAL_FATAL(run_wall("pv:hcalls=0", &p, false), SIM_OK);
+    double gain = side_ticks(&g_base) - side_ticks(&g_pred);
+    uint64_t sys = cnt(&g_pred, EXIT_SYSCALL), tlbwe = cnt(&g_pred, EXIT_EMUL_TLBWE);
+    double sys_cost = (double)g_pred.rows[EXIT_SYSCALL].sum / (double)sys;
+    CU_ASSERT_FATAL(gain > 0);
+    memset(&g_wp, 0, sizeof g_wp);
+    g_wp.wall[EXIT_SYSCALL] = 3.5 / (gain / 667e6);
+    /* pv patches every mfmsr: the tick's mfmsr exits are gone already, so
+     * a rate for them drops nothing (its kept share is 0) */
+    g_wp.wall[EXIT_EMUL_MFMSR] = 100 * g_wp.wall[EXIT_SYSCALL];
+    /* the premise: the dropped exits' own time moves the target by less
+     * than 0.5 */
+    CU_ASSERT(3 * g_wp.wall[EXIT_SYSCALL] * sys_cost / 667e6 < 0.5);
+    CU_ASSERT_EQUAL_FATAL(run_wall("pv:hcalls=0", &p, true), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.wall_removed[EXIT_SYSCALL], 3);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), sys - 3);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_TLBWE), tlbwe);
+    CU_ASSERT_EQUAL(g_res.removed, 60); /* pv's, counted apart */
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        CU_ASSERT_EQUAL(g_res.wall_added[t], 0);
+        if (t != EXIT_SYSCALL)
+            CU_ASSERT_EQUAL(g_res.wall_removed[t], 0);
+    }
+    /* the rates off, or all 0: the prediction without the rule, exactly */
+    static stats off;
+    CU_ASSERT_EQUAL_FATAL(run_wall("pv:hcalls=0", &p, false), SIM_OK);
+    off = g_pred;
+    memset(&g_wp, 0, sizeof g_wp);
+    CU_ASSERT_EQUAL_FATAL(run_wall("pv:hcalls=0", &p, true), SIM_OK);
+    CU_ASSERT_EQUAL(memcmp(&off.rows, &g_pred.rows, sizeof off.rows), 0);
+}
+
+/* lazy-tlb makes every entry longer (the flag scan): the prediction runs
+ * behind the baseline by L. With a SYSCALL rate of 2.5 / L, 2 SYSCALL
+ * exits are repeated (priced like any record), none dropped. */
+static void test_wall_rule_repeats_when_slower(void)
+{
+    params p;
+    quiet(&p);
+    static char text[65536];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s", HEAD);
+    for (int i = 0; i < 400; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "exit SYSCALL irq=8 pc=0x10000100 "
+                              "inst=0x44000002 tb=%d guest=100 flags=G,PR\n",
+                              1000 + i);
+    pack(text);
+    CU_ASSERT_EQUAL_FATAL(run_wall("lazy-tlb", &p, false), SIM_OK);
+    double lag = side_ticks(&g_pred) - side_ticks(&g_base);
+    uint64_t sys = cnt(&g_pred, EXIT_SYSCALL);
+    double sys_cost = (double)g_pred.rows[EXIT_SYSCALL].sum / (double)sys;
+    CU_ASSERT_FATAL(lag > 0);
+    memset(&g_wp, 0, sizeof g_wp);
+    g_wp.wall[EXIT_SYSCALL] = 2.5 / (lag / 667e6);
+    CU_ASSERT(2 * g_wp.wall[EXIT_SYSCALL] * sys_cost / 667e6 < 0.5);
+    CU_ASSERT_EQUAL_FATAL(run_wall("lazy-tlb", &p, true), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.wall_added[EXIT_SYSCALL], 2);
+    CU_ASSERT_EQUAL(g_res.wall_removed[EXIT_SYSCALL], 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), sys + 2);
+}
+
 static CU_TestInfo tests[] = {
+    {"wall rule drops floor(rate x gain)",
+     test_wall_rule_drops_floor_rate_times_gain},
+    {"wall rule repeats when slower", test_wall_rule_repeats_when_slower},
     {"pv patches what kvm.c patches", test_pv_patches_what_kvm_c_patches},
     {"pv template space, address order", test_pv_template_space_in_address_order},
     {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},

@@ -113,12 +113,14 @@ int cli_trace_profile(int argc, char **argv)
         {"name", required_argument, 0, 'n'},
         {"source", required_argument, 0, 's'},
         {"assumes", required_argument, 0, 'a'},
+        {"wall", required_argument, 0, 'w'},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     const char *name = NULL, *source = "", *assumes = "", *out = NULL;
-    int c;
+    const char *wall[XP_MAX_WALL];
+    int nwall = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -126,19 +128,34 @@ int cli_trace_profile(int argc, char **argv)
         case 'n': name = optarg; break;
         case 's': source = optarg; break;
         case 'a': assumes = optarg; break;
+        case 'w':
+            if (nwall == XP_MAX_WALL)
+                return cli_usage_error("trace profile", "at most %d --wall "
+                                       "recordings", XP_MAX_WALL);
+            wall[nwall++] = optarg;
+            break;
         case 'o':
             if (cli_once("trace profile", "-o", &out, optarg))
                 return 2;
             break;
         case 'h':
             printf("usage: sim trace profile TRACE --name N [--source TEXT] "
-                   "[--assumes TEXT] -o FILE\n\n"
+                   "[--assumes TEXT]\n"
+                   "                         [--wall REC --wall REC ...] "
+                   "-o FILE\n\n"
                    "The exit profile of a plain `sim record` trace (cpu440, "
                    "flat costs): per exit\ntype its instruction words, "
                    "problem-state share and pages, the guest TLB\nwrites and "
                    "the guest run lengths, for `sim trace synth --like` "
                    "(tools/make-profile.sh\nregenerates the built-in ones; "
-                   "docs/calibration.md).\n");
+                   "docs/calibration.md).\n\n"
+                   "--wall REC (3 to %d times): `sim record --model` runs of "
+                   "the same workload at\ndifferent exit costs, host noise "
+                   "off; the profile then also holds the guest's\n"
+                   "wall-time-driven exits (per type, the slope of its count "
+                   "on the run's duration)\nthat `sim whatif` removes when "
+                   "a run gets shorter (docs/whatif.md).\n",
+                   XP_MAX_WALL);
             return 0;
         default:
             return cli_bad_option("trace profile", "o:h", opts, argv);
@@ -160,7 +177,12 @@ int cli_trace_profile(int argc, char **argv)
     if ((c = cli_check_output_of(out, argv[optind])))
         return c;
     static exitprof p;
+    if (nwall && nwall < 3)
+        return cli_usage_error("trace profile", "--wall: give at least three "
+                               "recordings (a slope and its scatter)");
     sim_err e = exitprof_build(&p, argv[optind], name, source, assumes);
+    if (e == SIM_OK && nwall)
+        e = exitprof_wall(&p, wall, nwall);
     if (e != SIM_OK)
         return cli_report(e);
     outfile of;

@@ -44,6 +44,14 @@ static void help(FILE *f)
         "                 (csv/debugfs: the predicted table only, as sim replay)\n"
         "  --accounting A 2.6.29 (default) or 3.1, as sim replay (--unit:\n"
         "                 deprecated)\n"
+        "  --mix PROFILE  the guest's wall-time-driven exits (its tick's exits,\n"
+        "                 per second of wall time) from this exit profile\n"
+        "                 (built-in name or file, as synth --like's --mix): a\n"
+        "                 shorter predicted run drops that many of them, a\n"
+        "                 longer one repeats them. Default: the profile the\n"
+        "                 trace was made from (synth --like), or the recorded\n"
+        "                 workload's own (sim record boot, linux-boot); none\n"
+        "                 turns it off\n"
         "  --fold-emul    one EMULINST row (the seed's layout) in table and delta\n"
         "  --plot FILE    baseline vs predicted time share and per-row change:\n"
         "                 FILE.png and FILE.svg (gnuplot)\n"
@@ -69,6 +77,83 @@ static json_t *table_json(const table *t, const table_write_opts *wo)
     return j;
 }
 
+/* The profile the trace was made from, NULL when none is known
+ * (exitprof_of_trace). A trace that cannot be read gets none here:
+ * whatif_run reports why. */
+static const char *cli_whatif_default_mix(const char *path)
+{
+    trace_reader *rd;
+    if (trace_reader_open(&rd, path) != SIM_OK) {
+        sim_clear_error();
+        return NULL;
+    }
+    const trace_header *h = trace_reader_header(rd);
+    const char *name = exitprof_of_trace(h->source, h->workload);
+    trace_reader_close(rd);
+    return name;
+}
+
+/* "TYPE n, TYPE n" of the nonzero counts, into buf. */
+static void type_counts(char *buf, size_t len, const uint64_t *n,
+                        uint64_t *total)
+{
+    size_t o = 0;
+    *total = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (!n[t])
+            continue;
+        *total += n[t];
+        int k = snprintf(buf + o, len - o, "%s%s %llu", o ? ", " : "",
+                         exit_name((exit_type)t), (unsigned long long)n[t]);
+        if (k > 0 && (size_t)k < len - o)
+            o += (size_t)k;
+    }
+}
+
+/* The wall-time rule's line of the report (mix NULL: no profile known). */
+static void wall_report(FILE *f, const whatif_result *r, const char *mix)
+{
+    if (!mix) {
+        fprintf(f, "# guest tick exits (wall-time rule): off, no profile is "
+                   "known for this trace (--mix NAME|FILE gives one; "
+                   "docs/whatif.md)\n");
+        return;
+    }
+    char rm[1024], ad[1024];
+    uint64_t nrm, nad;
+    type_counts(rm, sizeof rm, r->wall_removed, &nrm);
+    type_counts(ad, sizeof ad, r->wall_added, &nad);
+    fprintf(f,
+            "# guest tick exits (wall-time rule, rates of profile %s; "
+            "docs/whatif.md): the prediction ran %.6f s shorter; %llu exits "
+            "of the trace dropped%s%s%s, %llu repeated%s%s%s\n",
+            mix, r->wall_gain, (unsigned long long)nrm, nrm ? " (" : "", rm,
+            nrm ? ")" : "", (unsigned long long)nad, nad ? " (" : "", ad,
+            nad ? ")" : "");
+}
+
+static json_t *wall_json(const whatif_result *r, const char *mix)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "mix", mix ? json_string(mix) : json_null());
+    if (!mix)
+        return o;
+    json_object_set_new(o, "gain_seconds", json_real(r->wall_gain));
+    json_t *rm = json_object(), *ad = json_object();
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (r->wall_removed[t])
+            json_object_set_new(rm, exit_name((exit_type)t),
+                                json_integer((json_int_t)r->wall_removed[t]));
+        if (r->wall_added[t])
+            json_object_set_new(ad, exit_name((exit_type)t),
+                                json_integer((json_int_t)r->wall_added[t]));
+    }
+    json_object_set_new(o, "removed", rm);
+    json_object_set_new(o, "repeated", ad);
+    return o;
+}
+
 int cli_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -80,6 +165,7 @@ int cli_whatif(int argc, char **argv)
         {"accounting", required_argument, 0, 'a'},
         {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
+        {"mix", required_argument, 0, 'm'},
         {"plot", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},
         {"list", no_argument, 0, 'l'},
@@ -87,6 +173,7 @@ int cli_whatif(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *spec = NULL, *pfile = NULL, *out = NULL, *plot = NULL;
+    const char *mix = NULL;
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
     bool fold = false, systemc = false;
@@ -126,6 +213,10 @@ int cli_whatif(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = true; break;
+        case 'm':
+            if (cli_once("whatif", "--mix", &mix, optarg))
+                return 2;
+            break;
         case 'p':
             if (cli_once("whatif", "--plot", &plot, optarg))
                 return 2;
@@ -184,10 +275,25 @@ int cli_whatif(int argc, char **argv)
         whatif_chain_free(chain);
         return rc;
     }
+    /* the wall-time rule's rates: --mix, else the trace's own profile */
+    static exitprof wall;
+    bool wall_on = false, mix_given = mix != NULL;
+    if (!mix)
+        mix = cli_whatif_default_mix(path);
+    if (mix && strcmp(mix, "none") != 0) {
+        e = exitprof_load(&wall, mix);
+        if (e != SIM_OK) {
+            whatif_chain_free(chain);
+            cli_report(e);
+            return 2;
+        }
+        wall_on = true;
+    }
     cli_progress prog;
     cli_progress_init(&prog, "whatif", "records");
     whatif_opts wo = {.unit = unit, .systemc = systemc,
-                      .progress = cli_progress_update, .progress_ctx = &prog};
+                      .progress = cli_progress_update, .progress_ctx = &prog,
+                      .wall = wall_on ? &wall : NULL};
     static stats sb, sp;
     whatif_result res;
     e = whatif_run(path, chain, &prm, &wo, &sb, &sp, &res);
@@ -227,6 +333,8 @@ int cli_whatif(int argc, char **argv)
         json_object_set_new(o, "predicted", jp ? jp : json_null());
         json_object_set_new(o, "baseline", jb ? jb : json_null());
         json_object_set_new(o, "delta", tcmp_to_json(&cmp));
+        if (wall_on || !mix_given)
+            json_object_set_new(o, "wall", wall_json(&res, wall_on ? mix : NULL));
         if (json_dumpf(o, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
             e = sim_fail(SIM_ERR_IO, "whatif: writing JSON failed");
         fputc('\n', of.f);
@@ -260,6 +368,8 @@ int cli_whatif(int argc, char **argv)
                     (unsigned long long)res.timed_trace,
                     systemc ? "baseline" : "trace",
                     (unsigned long long)res.timed_pred);
+            if (wall_on || !mix_given)
+                wall_report(of.f, &res, wall_on ? mix : NULL);
             whatif_chain_report(chain, of.f);
         }
     }

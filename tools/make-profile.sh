@@ -14,6 +14,14 @@
 #               on stderr
 # --only NAME makes just that one (boot or linux-boot); --only linux-boot
 # without the image is an error (exit 2).
+# Each profile also holds the guest's wall-time-driven exits (`--wall`,
+# docs/calibration.md): three `sim record --model` runs of the same
+# workload with the host's noise off (host_tick_hz, host_irq_hz, signal_hz,
+# stall_hz = 0: only the guest's own timing moves) at dispatch_insns = the
+# default 250, 1375 and 2500 - every exit costs up to 2,250 instructions
+# more, which stretches the run by up to 7% (boot) and 38% (linux-boot):
+# changes of the size a transform makes, near the base, where the slope
+# holds (at 10,000 linux-boot's rate is a third of it: docs/calibration.md).
 set -eu
 ldir=
 only=
@@ -37,10 +45,27 @@ dir=${2:-workloads/profiles}
 ldir=${ldir:-$(dirname "$sim")/linux}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+quiet="--set host_tick_hz=0 --set host_irq_hz=0 --set signal_hz=0 --set stall_hz=0"
+dispatch="250 1375 2500"
+
+# wall W ARGS...: the --model runs of sim record ARGS, as --wall options in $wall
+wall() {
+  w=$1
+  shift
+  wall=
+  for d in $dispatch; do
+    # shellcheck disable=SC2086
+    "$sim" record "$@" --model $quiet --set dispatch_insns=$d \
+      -o "$tmp/$w-$d.bin" >/dev/null
+    wall="$wall --wall $tmp/$w-$d.bin"
+  done
+}
 
 if [ "$only" != linux-boot ]; then
   "$sim" record boot -o "$tmp/boot.bin" >/dev/null
-  "$sim" trace profile "$tmp/boot.bin" --name boot \
+  wall boot boot
+  # shellcheck disable=SC2086
+  "$sim" trace profile "$tmp/boot.bin" --name boot $wall \
     --source "sim record boot: the guest kernel of workloads/guest booting on cpu440 (login as root, ls twice, a background job, halt)" \
     --assumes "the table's guest runs the emulated-instruction mix, TLB pages and run lengths of a small BookE kernel's boot (default)" \
     -o "$dir/boot.prof"
@@ -58,7 +83,9 @@ if [ "$only" != boot ]; then
   # had; its guest ISI handler would dominate the emulated-instruction mix.
   "$sim" record linux-boot --linux-dir "$ldir" --no-console \
     --shadow-perms union -o "$tmp/linux-boot.bin" >/dev/null
-  "$sim" trace profile "$tmp/linux-boot.bin" --name linux-boot \
+  wall linux-boot linux-boot --linux-dir "$ldir" --no-console --shadow-perms union
+  # shellcheck disable=SC2086
+  "$sim" trace profile "$tmp/linux-boot.bin" --name linux-boot $wall \
     --source "sim record linux-boot --shadow-perms union: Linux 6.1 of workloads/linux booting on cpu440 to its init; union: 6.1's KUEP makes an ISI storm under KVM/440's rule that pre-KUEP guests never took" \
     --assumes "the table's guest runs the emulated-instruction mix, TLB pages and run lengths of a Linux 6.1 boot without the KUEP storm, nearly all in kernel mode (its init only lists /)" \
     -o "$dir/linux-boot.prof"

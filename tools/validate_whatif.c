@@ -31,7 +31,8 @@ const char *const validate_whatif_keys[] = {
     "calibrate.table", "transform",       "transform.sites", "measured.table",
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
-    "budget.count",    "requires",        "accounting",      NULL,
+    "budget.count",    "requires",        "accounting",      "mix",
+    NULL,
 };
 
 /* The tables' accounting (docs/tables.md): `accounting = 2.6.29` (the
@@ -687,9 +688,48 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             e = vcase_fail(c, "transform", "%s", sim_errmsg());
         static stats sb, sp;
         whatif_result res;
+        /* the guest's wall-time-driven exits: the case's `mix`, else the
+         * profile the baseline was made from (docs/whatif.md) */
+        static exitprof wall;
+        const char *mix = vcase_get(c, "mix");
+        if (e == SIM_OK && !mix) {
+            trace_reader *rd;
+            if (trace_reader_open(&rd, trace) == SIM_OK) {
+                const trace_header *h = trace_reader_header(rd);
+                mix = exitprof_of_trace(h->source, h->workload);
+                trace_reader_close(rd);
+            }
+            sim_clear_error();
+        }
+        bool wall_on = mix && strcmp(mix, "none") != 0;
+        if (e == SIM_OK && wall_on && (e = exitprof_load(&wall, mix)) != SIM_OK)
+            e = vcase_fail(c, "mix", "%s", sim_errmsg());
         if (e == SIM_OK) {
-            whatif_opts wo = {.unit = unit};
+            whatif_opts wo = {.unit = unit, .wall = wall_on ? &wall : NULL};
             e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
+        }
+        if (e == SIM_OK && k == 0) {
+            uint64_t rm = 0, ad = 0;
+            for (int t = 0; t < EXIT__COUNT; t++) {
+                rm += res.wall_removed[t];
+                ad += res.wall_added[t];
+            }
+            char line[300];
+            if (wall_on)
+                snprintf(line, sizeof line, "guest tick exits: rates of "
+                         "profile %s; the prediction ran %.3f s shorter, "
+                         "%llu exits dropped (ITLBVIRT %llu, DTLBVIRT %llu, "
+                         "EMULINST %llu), %llu repeated", mix, res.wall_gain,
+                         (unsigned long long)rm,
+                         (unsigned long long)res.wall_removed[EXIT_ITLBVIRT],
+                         (unsigned long long)res.wall_removed[EXIT_DTLBVIRT],
+                         (unsigned long long)res.wall_removed[EXIT_EMULINST],
+                         (unsigned long long)ad);
+            else
+                snprintf(line, sizeof line, "guest tick exits: off (%s)",
+                         mix ? "mix = none" : "no profile known for the "
+                                              "baseline");
+            note(c, notes, "%s", line);
         }
         if (e == SIM_OK && c->out && k == 0) {
             fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
