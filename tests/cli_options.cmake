@@ -11,7 +11,7 @@ sim_cli_test(options_exits_plus_refused 2
   "~--exits: expected a count from 1 to 2\\^40, got '\\+10'"
   trace synth --exits +10 -o opt_plus.bin)
 sim_cli_test(options_seed_blank_refused 2
-  "~--seed: expected an unsigned number, got ' -1'"
+  "~--seed: expected 1 .. 4294967295 .*got ' -1'"
   trace synth --exits 10 --seed " -1" -o opt_blank.bin)
 
 # an option that takes one value given twice: the first was dropped
@@ -62,3 +62,9 @@ sim_cli_test(options_table_output_twice 2
 sim_cli_test(options_synth_tb_hz_not_a_core_clock 2
   "~--tb-hz '100000000000': expected 1000000 .. 4000000000"
   trace synth --exits 10 --tb-hz 100000000000 -o opt_tb.bin)
+# a GSL mt19937 seed is 32 bits and 0 is read as 4357: --seed 0 and 4357,
+# or 2^32 + 1 and 1, wrote the same bytes under different names
+sim_cli_test(options_synth_seed_zero 2 "~--seed: expected 1 .. 4294967295"
+  trace synth --exits 10 --seed 0 -o opt_seed0.bin)
+sim_cli_test(options_sweep_seed_wraps 2 "~--seed: expected 1 .. 4294967295"
+  sweep @synth500.bin --param cpi=1:2 --samples 2 --seed 4294967297 -o opt_seed.csv)

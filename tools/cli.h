@@ -108,6 +108,10 @@ int cli_check_out_and_plot(const char *out, const char *plot,
  * made every cycle a millisecond). 0, or the usage error's code (2). */
 int cli_parse_tb_hz(const char *cmd, const char *arg,
                     unsigned long long *hz);
+/* --seed of a GSL mt19937 (synth, sweep's hypercube): 1 .. 2^32 - 1; 0
+ * and 2^32 + k drew what 4357 and k draw. 0, or the usage error's code. */
+int cli_parse_seed(const char *cmd, const char *arg,
+                   unsigned long long *seed);
 /* A text option written as one line of an output (a title, a header
  * string): printable (ASCII only when ascii), at most max characters;
  * else a usage error (exit code 2) instead of a line break in the output

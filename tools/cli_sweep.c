@@ -35,7 +35,8 @@ static void help(FILE *f)
         "options:\n"
         "  --param SPEC     a swept parameter (repeatable; first one slowest)\n"
         "  --samples N      N points of a Latin hypercube over the LO:HI ranges\n"
-        "  --seed S         seed of the hypercube (GSL mt19937, default 1)\n"
+        "  --seed S         seed of the hypercube (GSL mt19937, 1 to 4294967295,\n"
+        "                   default 1)\n"
         "  --params P       the other parameters from INI file P\n"
         "  --set K=V        override one parameter (repeatable, after --params)\n"
         "  --method M       auto (default): points of linear parameters from one\n"
@@ -233,9 +234,8 @@ int cli_sweep(int argc, char **argv)
                                        "positive number, not '%s'", optarg);
             break;
         case 'S':
-            if (cli_parse_u64(optarg, &seed))
-                return cli_usage_error("sweep", "--seed: expected a number, "
-                                       "not '%s'", optarg);
+            if (cli_parse_seed("sweep", optarg, &seed))
+                return 2;
             break;
         case 'P':
             if (cli_once("sweep", "--params", &pfile, optarg))

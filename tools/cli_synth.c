@@ -25,7 +25,8 @@ static void help(FILE *f)
         "\n"
         "options:\n"
         "  --exits N        number of exits (k/M/G suffixes: 10M)\n"
-        "  --seed S         random seed (default 1); same seed, same bytes\n"
+        "  --seed S         random seed, 1 to 4294967295 (default 1); same seed,\n"
+        "                   same bytes\n"
         "  --profile TABLE  an exit-timing table in any format `sim table` reads\n"
         "                   (default: the seed's no-PV table, built in)\n"
         "  --tb-hz HZ       timebase frequency, 1 MHz to 4 GHz (default 667000000;\n"
@@ -224,9 +225,8 @@ int cli_trace_synth(int argc, char **argv)
             have_exits = true;
             break;
         case 's':
-            if (cli_parse_u64(optarg, &seed))
-                return cli_usage_error("trace synth", "--seed: expected an "
-                                       "unsigned number, got '%s'", optarg);
+            if (cli_parse_seed("trace synth", optarg, &seed))
+                return 2;
             break;
         case 'p':
             if (cli_once("trace synth", "--profile", &profile, optarg))

@@ -269,6 +269,16 @@ int cli_parse_tb_hz(const char *cmd, const char *arg,
     return 0;
 }
 
+int cli_parse_seed(const char *cmd, const char *arg,
+                   unsigned long long *seed)
+{
+    if (cli_parse_u64(arg, seed) || *seed < 1 || *seed > 4294967295ull)
+        return cli_usage_error(cmd, "--seed: expected 1 .. 4294967295 (GSL's "
+                               "mt19937 keeps 32 bits and reads 0 as 4357: "
+                               "other seeds, the same bytes), got '%s'", arg);
+    return 0;
+}
+
 int cli_once(const char *cmd, const char *opt, const char **slot,
              const char *arg)
 {
