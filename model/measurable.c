@@ -30,7 +30,27 @@ const meas_cost *meas_costs(size_t *n)
     return costs;
 }
 
-/* "186.11", "3:06.11", "1:03:06.11" -> seconds. */
+/* Decimal digits up to a ':' or the end; the seconds (fraction) may have
+ * a '.' and an exponent: strtod alone also takes hex (0x10 = 16 s). */
+static bool plain_decimal(const char *p, bool fraction)
+{
+    size_t n = strspn(p, "0123456789");
+    if (n == 0)
+        return false;
+    if (p[n] == '.' && fraction)
+        n += 1 + strspn(p + n + 1, "0123456789");
+    if ((p[n] == 'e' || p[n] == 'E') && fraction) {
+        n += 1 + (p[n + 1] == '+' || p[n + 1] == '-');
+        size_t d = strspn(p + n, "0123456789");
+        if (d == 0)
+            return false;
+        n += d;
+    }
+    return p[n] == '\0' || p[n] == ':';
+}
+
+/* "186.11", "3:06.11", "1:03:06.11" -> seconds (only the seconds have a
+ * fraction; a run takes some time: 0 is no wall time). */
 static int parse_time(const char *s, double *out)
 {
     double parts[3];
@@ -38,7 +58,7 @@ static int parse_time(const char *s, double *out)
     const char *p = s;
     for (;;) {
         char *end;
-        if (!isdigit((unsigned char)*p))
+        if (!plain_decimal(p, !strchr(p, ':')))
             return -1;
         errno = 0;
         double v = strtod(p, &end);
@@ -59,6 +79,8 @@ static int parse_time(const char *s, double *out)
             return -1;
         t = t * 60 + parts[i];
     }
+    if (!(t > 0))
+        return -1;
     *out = t;
     return 0;
 }
@@ -144,11 +166,18 @@ sim_err meas_load(meas_data *d, const char *path)
             char *ev = strtok_r(NULL, " \t\r\n", &save);
             char *cnt = strtok_r(NULL, " \t\r\n", &save);
             char *end = NULL;
-            double c = cnt ? strtod(cnt, &end) : -1;
-            if (!name || !ev || !cnt || *end || !(c >= 0) ||
+            /* a count: whole and decimal (strtod took 10.5 and 0x10) */
+            double c = cnt && isdigit((unsigned char)cnt[0]) &&
+                               cnt[strspn(cnt, "0123456789eE+")] == '\0'
+                           ? strtod(cnt, &end)
+                           : -1;
+            if (c != floor(c))
+                c = -1;
+            if (!name || !ev || !cnt || (end && *end) || !(c >= 0) ||
                 strtok_r(NULL, " \t\r\n", &save)) {
                 e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected 'traps NAME "
-                             "EVENT COUNT'", path, ln);
+                             "EVENT COUNT' (COUNT a whole decimal number)",
+                             path, ln);
                 break;
             }
             if (c > MEAS_MAX_TRAPS) {

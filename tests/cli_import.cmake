@@ -85,3 +85,8 @@ add_test(NAME cli_import_above_ram_rows
   COMMAND sh -c "\"$0\" import ftrace \"$1\" -o bigram_rows.bin --report - >rep.txt && grep -Eq '^ +DTLBVIRT +3 ' rep.txt && grep -Eq '^ +MMIO +1 ' rep.txt && \"$0\" import ftrace \"$2\" -o bigram_rows2.bin --report - >rep2.txt && grep -Eq '^ +MMIO +3 ' rep2.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/ftrace_bigram.txt ${CMAKE_SOURCE_DIR}/tests/data/ftrace_bigram_silent.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# --tb-hz is the header's core clock too: 1 kHz was accepted, and replay
+# then priced every exit at one cycle per millisecond
+sim_cli_test(import_tb_hz_not_a_core_clock 2
+  "~--tb-hz '1000': expected 1000000 .. 4000000000"
+  import ftrace @ftrace_trace6.txt -o imp_tb1k.bin --tb-hz 1000)

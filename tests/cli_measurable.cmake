@@ -25,7 +25,7 @@ sim_cli_test(measurable_bad_cost 2 "~--cost-ns: expected 0 < LO <= HI"
   measurable @measurable/visible.txt --cost-ns 5:1)
 # Absurd values are refused (they printed 300-digit predictions or aborted
 # inside GSL), and runs without spread too (NaN degrees of freedom).
-sim_cli_test(measurable_absurd_traps 2 "~--traps: expected a count from 0 to 1e\\+15, not '1e300'"
+sim_cli_test(measurable_absurd_traps 2 "~--traps: expected a whole count from 0 to 1e\\+15, not '1e300'"
   measurable @measurable/visible.txt --traps 1e300)
 sim_cli_test(measurable_absurd_wall 2 "~huge_wall.txt:3: wall time '1e308' is above"
   measurable @measurable/huge_wall.txt --traps 5)
@@ -35,3 +35,7 @@ sim_cli_test(measurable_dup_kernel 2 "~dup_kernel.txt:4: kernel 'base' already h
   measurable @measurable/dup_kernel.txt)
 sim_cli_test(measurable_dup_traps 2 "~dup_traps.txt:6: kernel 'slow' already has a trap count \\(line 5\\)"
   measurable @measurable/dup_traps.txt)
+# --traps is a whole count: 10.5 was used as 10.5 and printed as 10
+sim_cli_test(measurable_traps_fraction 2
+  "~--traps: expected a whole count from 0 to 1e\\+15, not '10.5'"
+  measurable @measurable/visible.txt --traps 10.5)

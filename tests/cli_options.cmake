@@ -52,3 +52,13 @@ sim_cli_test(options_import_workload_long 2
   "~--workload: at most 31 characters, not 40"
   import ftrace @ftrace_trace6.txt -o opt_wl.bin
   --workload 0123456789012345678901234567890123456789)
+sim_cli_test(options_dump_output_twice 2
+  "~-o given twice \\('opt_a.txt' and 'opt_b.txt'\\)"
+  trace dump @synth500.bin -o opt_a.txt -o opt_b.txt)
+sim_cli_test(options_table_output_twice 2
+  "~-o given twice \\('opt_a.json' and 'opt_b.json'\\)"
+  table convert @table_emul.txt --to json -o opt_a.json -o opt_b.json)
+# synth's --tb-hz is the trace's core clock too: 100 GHz was accepted
+sim_cli_test(options_synth_tb_hz_not_a_core_clock 2
+  "~--tb-hz '100000000000': expected 1000000 .. 4000000000"
+  trace synth --exits 10 --tb-hz 100000000000 -o opt_tb.bin)

@@ -65,3 +65,7 @@ endif()
 add_test(NAME cli_sensitivity_not_monotone
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sensitivity_monotone.sh $<TARGET_FILE:sim>)
 set_tests_properties(cli_sensitivity_not_monotone PROPERTIES TIMEOUT 300)
+# a --set of a swept parameter was overridden at every point without a word
+sim_cli_test(sweep_set_of_swept_param 2
+  "~--set cpi=3: cpi is swept \\(--param cpi=1,2\\)"
+  sweep @synth500.bin --param cpi=1,2 --set cpi=3 -o sweep_set.csv)

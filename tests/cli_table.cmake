@@ -72,3 +72,5 @@ sim_cli_test(table_count0_with_time 2
 sim_cli_test(table_json_traced_edited 2
   "~table_traced_edited.json: traced_duration: the rows add up to 202244233 usec, but it says 102244233 usec"
   table show @table_traced_edited.json)
+# stdin holds one table: '-' twice said "<stdin>: empty file"
+sim_cli_test(table_diff_stdin_twice 2 "~A and B are both '-'" table diff - -)

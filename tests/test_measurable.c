@@ -101,6 +101,16 @@ static void test_bad_files(void)
     CU_ASSERT_EQUAL(meas_load(&d, data("one_kernel.txt")), SIM_ERR_FORMAT);
     CU_ASSERT(strstr(sim_errmsg(), "needs two kernels") != NULL);
     CU_ASSERT_EQUAL(meas_load(&d, data("missing.txt")), SIM_ERR_IO);
+    /* numbers as written: strtod took 0x10 as 16 s and 100.5 traps; a
+     * run of 0 s is no measurement */
+    CU_ASSERT_EQUAL(meas_load(&d, data("hex_wall.txt")), SIM_ERR_FORMAT);
+    CU_ASSERT(strstr(sim_errmsg(), "hex_wall.txt:2: '0x10' is not a wall "
+                                   "time") != NULL);
+    CU_ASSERT_EQUAL(meas_load(&d, data("zero_wall.txt")), SIM_ERR_FORMAT);
+    CU_ASSERT(strstr(sim_errmsg(), "zero_wall.txt:2: '0:00'") != NULL);
+    CU_ASSERT_EQUAL(meas_load(&d, data("frac_traps.txt")), SIM_ERR_FORMAT);
+    CU_ASSERT(strstr(sim_errmsg(), "frac_traps.txt:4: expected 'traps") !=
+              NULL);
     /* absurd values are refused where they are read, not carried into
      * GSL (1e308 s aborted in gsl_cdf_tdist_Pinv) or printed as 300
      * digits */

@@ -103,6 +103,11 @@ int cli_check_distinct(const char *a, const char *b);
  * not both the same file. 0, or the exit code after the message. */
 int cli_check_out_and_plot(const char *out, const char *plot,
                            const char *trace, const char *pfile);
+/* --tb-hz of a trace that gets the same core_hz (import, synth): within
+ * core_hz's range, since replay prices its exits at that clock (1 kHz
+ * made every cycle a millisecond). 0, or the usage error's code (2). */
+int cli_parse_tb_hz(const char *cmd, const char *arg,
+                    unsigned long long *hz);
 /* A text option written as one line of an output (a title, a header
  * string): printable (ASCII only when ascii), at most max characters;
  * else a usage error (exit code 2) instead of a line break in the output

@@ -30,7 +30,8 @@ static void usage(FILE *f)
         "--vcpu names one. The report goes to stderr.\n"
         "\n"
         "  -o, --output TRACE  the trace to write (required)\n"
-        "  --tb-hz HZ          timebase of the records (default %u)\n"
+        "  --tb-hz HZ          timebase of the records and core clock, 1 MHz\n"
+        "                      to 4 GHz (default %u)\n"
         "  --vcpu PID          write the thread with this task pid\n"
         "  --pv                a PV guest: sc in supervisor mode is HCALL, a "
         "DTLB\n"
@@ -88,9 +89,8 @@ static int cmd_ftrace(int argc, char **argv)
                 return 2;
             break;
         case 'T':
-            if (cli_parse_u64(optarg, &v) || v == 0 || v > 10000000000ull)
-                return cli_usage_error(
-                    "import ftrace", "--tb-hz '%s': expected 1 .. 10G", optarg);
+            if (cli_parse_tb_hz("import ftrace", optarg, &v))
+                return 2;
             o.tb_hz = v;
             break;
         case 'V':

@@ -1,6 +1,7 @@
 /* cli_measurable: `sim measurable DATA` - is a change in the number of
  * traps visible in measured wall times? (model/measurable.c,
  * docs/measurable.md) */
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,9 +44,14 @@ static void help(FILE *f)
     fprintf(f, "\nexit codes: 0 ok, 1 --check failed, 2 bad usage or input.\n");
 }
 
+/* A decimal number as written: digits first (strtod alone also takes
+ * " 5", "+5" and hex: 0x10 = 16). */
 static int parse_double(const char *s, double *v)
 {
     char *end;
+    const char *d = s[0] == '.' ? s + 1 : s; /* .05 too */
+    if (!isdigit((unsigned char)d[0]) || strpbrk(s, "xX"))
+        return -1;
     *v = strtod(s, &end);
     return end == s || *end || !isfinite(*v) ? -1 : 0;
 }
@@ -75,9 +81,11 @@ int cli_measurable(int argc, char **argv)
         switch (c) {
         case 'c': changed = optarg; break;
         case 'n':
-            if (parse_double(optarg, &v) || v < 0 || v > MEAS_MAX_TRAPS)
+            /* whole: 10.5 was used as 10.5 and printed as 10 */
+            if (parse_double(optarg, &v) || v < 0 || v > MEAS_MAX_TRAPS ||
+                v != floor(v))
                 return cli_usage_error("measurable", "--traps: expected a "
-                                       "count from 0 to %.0e, not '%s'",
+                                       "whole count from 0 to %.0e, not '%s'",
                                        MEAS_MAX_TRAPS, optarg);
             o.extra_traps = v;
             break;

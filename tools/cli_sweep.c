@@ -307,6 +307,18 @@ int cli_sweep(int argc, char **argv)
     }
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
+    /* the grid sets a swept parameter at every point: a --set of it would
+     * be overridden without a word */
+    for (int i = 0; i < nsets; i++)
+        for (int j = 0; j < nspecs; j++) {
+            size_t n = strcspn(sets[i], "=");
+            if (n && n == strcspn(specs[j], "=") &&
+                !strncmp(sets[i], specs[j], n))
+                return cli_usage_error("sweep", "--set %s: %.*s is swept "
+                                       "(--param %s): the grid sets it at "
+                                       "every point", sets[i], (int)n,
+                                       sets[i], specs[j]);
+        }
     /* every output checked before the work (model/outfile) */
     int bad = cli_check_out_and_plot(out, plot, trace, pfile);
     if (bad)

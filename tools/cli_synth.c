@@ -28,8 +28,9 @@ static void help(FILE *f)
         "  --seed S         random seed (default 1); same seed, same bytes\n"
         "  --profile TABLE  an exit-timing table in any format `sim table` reads\n"
         "                   (default: the seed's no-PV table, built in)\n"
-        "  --tb-hz HZ       timebase frequency (default 667000000; on 440EP/EPx the\n"
-        "                   timebase runs at the core clock)\n"
+        "  --tb-hz HZ       timebase frequency, 1 MHz to 4 GHz (default 667000000;\n"
+        "                   on 440EP/EPx the timebase runs at the core clock,\n"
+        "                   and the trace's core clock is this one)\n"
         "  -o FILE          output trace (temporary name, renamed when complete)\n"
         "\n"
         "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
@@ -232,10 +233,8 @@ int cli_trace_synth(int argc, char **argv)
                 return 2;
             break;
         case 't':
-            if (cli_parse_u64(optarg, &tb_hz) || tb_hz < 1000000ULL ||
-                tb_hz > 100000000000ULL)
-                return cli_usage_error("trace synth", "--tb-hz: expected 1 MHz "
-                                       "to 100 GHz in Hz, got '%s'", optarg);
+            if (cli_parse_tb_hz("trace synth", optarg, &tb_hz))
+                return 2;
             break;
         case 'o':
             if (cli_once("trace synth", "-o", &out, optarg))

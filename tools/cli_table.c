@@ -169,7 +169,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    *o = (topts){.from = TFMT_AUTO, .to = TFMT_KVM, .out = "-"};
+    *o = (topts){.from = TFMT_AUTO, .to = TFMT_KVM};
     bool is_show = !strcmp(cmd, "table show"),
          is_conv = !strcmp(cmd, "table convert"),
          is_diff = !strcmp(cmd, "table diff");
@@ -220,14 +220,17 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
                 return rc;
             o->to_set = true;
             break;
-        case 'o': o->out = optarg; break;
+        case 'o':
+            if (cli_once(cmd, "-o", &o->out, optarg))
+                return 2;
+            break;
         case O_FOLD: o->fold = true; break;
         case O_CHECK: o->check = true; break;
         case O_PROP: o->proportions = true; break;
         case O_TB: {
             char *end;
             o->tb = strtod(optarg, &end);
-            /* a timebase of 1 MHz to 100 GHz, as `sim trace synth --tb-hz` */
+            /* a timebase of 1 MHz to 100 GHz */
             if (end == optarg || *end || !(o->tb >= 1) || !(o->tb <= 1e5))
                 return cli_usage_error(cmd,
                                        "--tb-per-usec wants the timebase in "
@@ -238,6 +241,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         }
         }
     }
+    if (!o->out)
+        o->out = "-";
     return -1;
 }
 
@@ -327,6 +332,9 @@ static int cmd_diff(int argc, char **argv)
         return rc;
     if (argc - optind != 2)
         return cli_usage_error("table diff", "two tables A B expected");
+    if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
+        return cli_usage_error("table diff", "A and B are both '-': standard "
+                               "input holds one table");
     if ((rc = cli_check_output_of(o.out, argv[optind])) ||
         (rc = cli_check_output_of(o.out, argv[optind + 1])))
         return rc;

@@ -121,9 +121,11 @@ static int parse_args(const char *cmd, int argc, char **argv, int allow_out,
         } else if (allow_out && (!strcmp(s, "-o") || !strcmp(s, "--output"))) {
             if (i + 1 >= argc)
                 return cli_usage_error(cmd, "%s needs a file name", s);
-            a->out = argv[++i];
+            if (cli_once(cmd, "-o", &a->out, argv[++i]))
+                return 2;
         } else if (allow_out && !strncmp(s, "--output=", 9)) {
-            a->out = s + 9;
+            if (cli_once(cmd, "-o", &a->out, s + 9))
+                return 2;
         } else if (allow_verify && !strcmp(s, "--verify")) {
             a->verify = 1;
         } else if (allow_out == 2 && !strcmp(s, "--ftrace")) {

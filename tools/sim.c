@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "params.h"
 #include "sim_config.h"
 
 typedef struct command {
@@ -255,6 +256,17 @@ int cli_check_out_and_plot(const char *out, const char *plot,
     if (!bad)
         bad = cli_check_distinct(out, plot);
     return bad;
+}
+
+int cli_parse_tb_hz(const char *cmd, const char *arg,
+                    unsigned long long *hz)
+{
+    double lo = param_min(PARAM_core_hz), hi = param_max(PARAM_core_hz);
+    if (cli_parse_u64(arg, hz) || *hz < lo || *hz > hi)
+        return cli_usage_error(cmd, "--tb-hz '%s': expected %.0f .. %.0f "
+                               "(the trace's core clock too: core_hz's "
+                               "range)", arg, lo, hi);
+    return 0;
 }
 
 int cli_once(const char *cmd, const char *opt, const char **slot,
