@@ -107,6 +107,7 @@ static meas_kernel *kernel(meas_data *d, const char *name, const char *path,
 sim_err meas_load(meas_data *d, const char *path)
 {
     memset(d, 0, sizeof *d);
+    snprintf(d->path, sizeof d->path, "%s", path);
     FILE *f = fopen(path, "r");
     if (!f)
         return sim_fail(SIM_ERR_IO, "%s: cannot open: %s", path,
@@ -217,27 +218,29 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
         return sim_fail(SIM_ERR_USAGE, "no kernel %zu to compare",
                         changed);
     const meas_kernel *a = &d->k[0], *b = &d->k[changed];
+    const char *path = d->path[0] ? d->path : "the data";
     r->base = a;
     r->changed = b;
     if (a->n < 2 || b->n < 2)
-        return sim_fail(SIM_ERR_USAGE, "%s and %s need at least "
-                        "2 runs each (%zu, %zu)", a->name, b->name, a->n,
-                        b->n);
+        return sim_fail(SIM_ERR_USAGE, "%s: %s and %s need at least "
+                        "2 runs each (%zu, %zu)", path, a->name, b->name,
+                        a->n, b->n);
     if (o->extra_traps >= 0)
         r->extra_traps = o->extra_traps;
     else if (a->traps >= 0 && b->traps >= 0 && strcmp(a->event, b->event))
-        return sim_fail(SIM_ERR_USAGE, "%s counts %s, %s counts %s: the "
-                        "difference of two events is no count of extra "
-                        "traps; give --traps", a->name, a->event, b->name,
-                        b->event);
+        return sim_fail(SIM_ERR_USAGE, "%s:%u,%u: %s counts %s, %s counts "
+                        "%s: the difference of two events is no count of "
+                        "extra traps; give --traps", path, a->traps_line,
+                        b->traps_line, a->name, a->event, b->name, b->event);
     else if (a->traps >= 0 && b->traps >= 0)
         r->extra_traps = b->traps - a->traps;
     else if (a->traps < 0 && b->traps < 0)
-        return sim_fail(SIM_ERR_USAGE, "no trap counts for %s "
-                        "and %s; give --traps", a->name, b->name);
+        return sim_fail(SIM_ERR_USAGE, "%s: no trap counts for %s "
+                        "and %s; give --traps", path, a->name, b->name);
     else
-        return sim_fail(SIM_ERR_USAGE, "no trap count for %s (%s has one); "
-                        "give --traps", a->traps < 0 ? a->name : b->name,
+        return sim_fail(SIM_ERR_USAGE, "%s: no trap count for %s (%s has "
+                        "one); give --traps", path,
+                        a->traps < 0 ? a->name : b->name,
                         a->traps < 0 ? b->name : a->name);
     if (fabs(r->extra_traps) > MEAS_MAX_TRAPS)
         return sim_fail(SIM_ERR_RANGE, "%.3g extra traps is above %.0e",
@@ -262,10 +265,10 @@ sim_err meas_judge(const meas_data *d, size_t changed, const meas_opts *o,
     double va = r->sd_base * r->sd_base / (double)a->n;
     double vb = r->sd_changed * r->sd_changed / (double)b->n;
     if (va + vb == 0)
-        return sim_fail(SIM_ERR_RANGE, "the runs of %s and %s do not vary "
+        return sim_fail(SIM_ERR_RANGE, "%s: the runs of %s and %s do not vary "
                         "(standard deviation 0 in both): the Welch test "
                         "needs the runs' spread; give the times as measured, "
-                        "unrounded", a->name, b->name);
+                        "unrounded", path, a->name, b->name);
     r->diff_s = r->mean_changed - r->mean_base;
     r->se_s = sqrt(va + vb);
     r->df = (va + vb) * (va + vb) /

@@ -34,6 +34,7 @@ typedef struct meas_kernel {
 typedef struct meas_data {
     meas_kernel k[8];
     size_t nk;
+    char path[256]; /* the file, for meas_judge's messages ("" if built) */
 } meas_data;
 
 SIM_MUST_CHECK sim_err meas_load(meas_data *d, const char *path);

@@ -234,6 +234,18 @@ static sim_err resolve(const char *path, target *kind, char **final,
     return e;
 }
 
+bool outfile_is_stdout(const char *path)
+{
+    if (!strcmp(path, "-"))
+        return true;
+    target k;
+    char *final;
+    struct stat st;
+    bool is = resolve(path, &k, &final, &st) == SIM_OK && k == T_STDOUT;
+    free(final);
+    return is;
+}
+
 sim_err outfile_check(const char *path)
 {
     if (strcmp(path, "-") == 0)

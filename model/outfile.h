@@ -50,6 +50,9 @@ SIM_MUST_CHECK sim_err outfile_check_not_input(const char *path,
  * or symlinks), whether or not it exists yet: the second written would
  * replace the first. NULL, "-" and devices are fine. */
 SIM_MUST_CHECK sim_err outfile_check_distinct(const char *a, const char *b);
+/* True if path is "-" or this process's stdout by another name
+ * (/dev/stdout): a command then keeps its report off stdout. */
+bool outfile_is_stdout(const char *path);
 /* path "-" means stdout (commit/abort then do nothing but flush). */
 SIM_MUST_CHECK sim_err outfile_open(outfile *o, const char *path);
 /* Flushes; for a temporary file also fsyncs, closes and renames; frees o's

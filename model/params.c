@@ -130,7 +130,7 @@ sim_err params_set(params *p, param_id id, double v, const char *where)
                         d->name);
     if (d->kind != PK_REAL && v != floor(v))
         return sim_fail(SIM_ERR_RANGE,
-                        "%s: %s = %g: must be a whole number "
+                        "%s: %s = %.15g: must be a whole number "
                         "of %s",
                         where, d->name, v, d->unit);
     if (v < d->min || v > d->max)

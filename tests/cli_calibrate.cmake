@@ -94,3 +94,10 @@ sim_cli_test(calibrate_nothing_fitted_resvar 0
   "~residual variance n/a \\(nothing fitted\\)"
   calibrate --trace @synth500.bin --table ${NOPV} --fit core_hz --max-iter 1
             -o cal_nothing.ini)
+# params.ini on stdout (-o -) is an INI file: the report goes to stderr
+# (its per-row lines went to stdout too, and the reader refused them)
+add_test(NAME cli_calibrate_ini_on_stdout
+  COMMAND sh -c "\"$1\" calibrate --trace \"$2/synth500.bin\" --table \"$3\" --fit cpi --max-iter 2 -o - 2>/dev/null >cal_stdout.ini; [ $? -le 1 ] && \"$1\" params show --params cal_stdout.ini | grep -q '^cpi .* file cal_stdout.ini'"
+          sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_ini_on_stdout PROPERTIES TIMEOUT 120)

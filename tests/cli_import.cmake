@@ -90,3 +90,8 @@ add_test(NAME cli_import_above_ram_rows
 sim_cli_test(import_tb_hz_not_a_core_clock 2
   "~--tb-hz '1000': expected 1000000 .. 4000000000"
   import ftrace @ftrace_trace6.txt -o imp_tb1k.bin --tb-hz 1000)
+# -o - is refused before the input is read (it failed at the first record,
+# after a report of 10 lines read and "threads 0 with kvm events")
+sim_cli_test(import_output_stdout 2
+  "~^sim import ftrace: -o -: a binary trace cannot be written to stdout"
+  import ftrace @ftrace_trace6.txt -o -)

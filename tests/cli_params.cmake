@@ -43,3 +43,8 @@ sim_cli_test(params_missing_value 2 "~option '--params' needs a value"
 # a NUL byte ended inih's line: 'cpi = 1.5<NUL>garbage' read as cpi = 1.5
 sim_cli_test(params_nul_byte 2 "~nul_byte.ini:2: a NUL byte"
   params show --params @params/nul_byte.ini)
+# the refused value is printed as given: 533000000.5 read '5.33e+08: must be
+# a whole number', a whole-looking number
+sim_cli_test(params_whole_shows_value 2
+  "~core_hz = 533000000.5: must be a whole number of Hz"
+  params show --set core_hz=533000000.5)

@@ -98,3 +98,10 @@ add_test(NAME cli_replay_mapped_ahead_same
           $<TARGET_FILE:sim>
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_replay_mapped_ahead_same PROPERTIES TIMEOUT 120)
+# -o /dev/stdout is stdout: a csv there stays one document (the accounting
+# checks were appended to it, as for a file)
+add_test(NAME cli_replay_csv_on_dev_stdout
+  COMMAND sh -c "\"$1\" replay \"$2\" --format csv -o /dev/stdout 2>/dev/null | tail -1 | grep -q '^[A-Z_]*,[0-9]'"
+          sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_replay_csv_on_dev_stdout PROPERTIES TIMEOUT 60)

@@ -69,3 +69,9 @@ set_tests_properties(cli_sensitivity_not_monotone PROPERTIES TIMEOUT 300)
 sim_cli_test(sweep_set_of_swept_param 2
   "~--set cpi=3: cpi is swept \\(--param cpi=1,2\\)"
   sweep @synth500.bin --param cpi=1,2 --set cpi=3 -o sweep_set.csv)
+# sensitivity -o -: stdout is the CSV alone (the report came first)
+add_test(NAME cli_sensitivity_csv_on_stdout
+  COMMAND sh -c "\"$1\" sensitivity \"$2\" --top 1 -o - 2>/dev/null | head -1 | grep -q '^param,linear,value,'"
+          sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sensitivity_csv_on_stdout PROPERTIES TIMEOUT 120)

@@ -74,3 +74,14 @@ sim_cli_test(table_json_traced_edited 2
   table show @table_traced_edited.json)
 # stdin holds one table: '-' twice said "<stdin>: empty file"
 sim_cli_test(table_diff_stdin_twice 2 "~A and B are both '-'" table diff - -)
+# without TIMEINGUEST the exit rows cannot hold more than the traced
+# duration (191 s of exits in 0.1 s read fine)
+sim_cli_test(table_rows_over_traced 2
+  "~table_rows_over_traced.txt:21: the rows add up to 191382441 usec, but line 5 gives a traced duration of 100000 usec"
+  table show @table_rows_over_traced.txt)
+# a csv without TIMEINGUEST has no traced duration: kvm prints the sum of
+# its rows there, and time% of that sum (it kept the csv's time_percent,
+# of the real total: EMULINST 45.36 where its sum is 47.93% of the line)
+sim_cli_test(table_noguest_time_pct_of_printed_total 0
+  "~EMULINST 6,423,699 12 247,582 91,732,705 14.2804 241.200 47.93"
+  table show @table_noguest.csv)

@@ -174,8 +174,9 @@ static void test_two_events_refused(void)
                    .power = 0.8};
     meas_result r;
     CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_ERR_USAGE);
-    CU_ASSERT(strstr(sim_errmsg(), "old counts kvm_exit, new counts "
-                                   "kvm_toggle_cache") != NULL);
+    CU_ASSERT(strstr(sim_errmsg(), "two_events.txt:4,5: old counts "
+                                   "kvm_exit, new counts kvm_toggle_cache")
+              != NULL);
     o.extra_traps = 4900; /* --traps decides */
     CU_ASSERT_EQUAL(meas_judge(&d, 1, &o, &r), SIM_OK);
 }

@@ -38,7 +38,8 @@ static void help(FILE *f)
         "options:\n"
         "  --trace T          trace.bin to replay (sim record, import, trace synth)\n"
         "  --table HW         hardware exit-timing table (any format sim table reads)\n"
-        "  -o FILE            params.ini to write (temporary name, then renamed)\n"
+        "  -o FILE            params.ini to write (temporary name, then renamed;\n"
+        "                     - is stdout, and the report then goes to stderr)\n"
         "  --params P         start from the parameters in INI file P\n"
         "  --set K=V          start value of one parameter (repeatable)\n"
         "  --fit A,B,...      fit exactly these parameters (default: every cost\n"
@@ -357,10 +358,13 @@ int cli_calibrate(int argc, char **argv)
         outfile_abort(&of);
         return cli_report(e);
     }
-    printf("# sim calibrate: trace %s, table %s\n", base_name(trace),
-           base_name(hwpath));
-    calib_write_mix(stdout, &r);
-    calib_write_report(stdout, &r);
+    /* params.ini on stdout (-o -, /dev/stdout): the report goes to stderr,
+     * or its rows would be INI lines the reader refuses */
+    FILE *rs = of.f == stdout ? stderr : stdout;
+    fprintf(rs, "# sim calibrate: trace %s, table %s\n", base_name(trace),
+            base_name(hwpath));
+    calib_write_mix(rs, &r);
+    calib_write_report(rs, &r);
 
     /* the worst row among those holding >= 1% of the time */
     double worst = 0;
@@ -427,7 +431,7 @@ int cli_calibrate(int argc, char **argv)
     e = outfile_commit(&of);
     if (e != SIM_OK)
         return cli_report(e);
-    fprintf(stdout, "# wrote %s%s\n", out,
+    fprintf(rs, "# wrote %s%s\n", out,
             r.converged ? "" : " (NOT CONVERGED: the best point found)");
     return r.converged ? 0 : 1;
 }

@@ -139,6 +139,11 @@ static int cmd_ftrace(int argc, char **argv)
                                argv[optind], argv[optind + 1]);
     if (!out)
         return cli_usage_error("import ftrace", "-o TRACE is required");
+    /* refused before the input is read (the trace writer refused it at
+     * the first record, after a report of the lines read so far) */
+    if (!strcmp(out, "-"))
+        return cli_usage_error("import ftrace", "-o -: a binary trace cannot "
+                               "be written to stdout: give a file name");
     /* every output checked before the work: an error means no output */
     if ((c = cli_check_output_of(out, argv[optind])) ||
         (c = cli_check_output_of(report, argv[optind])) ||

@@ -368,8 +368,10 @@ int cli_replay(int argc, char **argv)
     if (e != SIM_OK)
         return cli_report(e);
 
-    FILE *rep = (human || strcmp(out, "-") != 0) ? stdout : stderr;
-    if (rep == stdout && !strcmp(out, "-"))
+    /* /dev/stdout is stdout too: a csv/json document there stays alone */
+    bool on_stdout = outfile_is_stdout(out);
+    FILE *rep = (human || !on_stdout) ? stdout : stderr;
+    if (rep == stdout && on_stdout)
         fputc('\n', rep);
     sim_err ce = stats_check(&s, rep);
     /* a predicted timeline is consistent by construction */

@@ -41,7 +41,7 @@ static void help(FILE *f)
         "  --threads N     worker threads (default: the online CPUs)\n"
         "  --top N         parameters listed (default 15; 0: all that move the run)\n"
         "  -o FILE         every parameter with its per-row elasticities, CSV or\n"
-        "                  .json\n"
+        "                  .json (- is stdout: the report then goes to stderr)\n"
         "  --plot FILE     tornado chart (.png or .svg) of the top parameters\n"
         "  --transform T   the point is the transformed trace (`sim whatif\n"
         "                  --transform T`, docs/whatif.md); every probe is then\n"
@@ -373,22 +373,25 @@ int cli_sensitivity(int argc, char **argv)
     }
 
     const sweep_totals *at = &b.at;
+    /* the table on stdout (-o -, /dev/stdout): the report goes to stderr,
+     * or the CSV would start with it */
+    FILE *rs = out && outfile_is_stdout(out) ? stderr : stdout;
     const char *slash = strrchr(trace, '/');
     double tpu = (double)(at->tb_per_usec ? at->tb_per_usec : 1);
-    printf("# sim sensitivity of %s: predicted run %.6f s (cycle model, "
+    fprintf(rs, "# sim sensitivity of %s: predicted run %.6f s (cycle model, "
            "traced duration)\n",
            slash ? slash + 1 : trace, (double)at->total / tpu / 1e6);
     bool all_exact = true;
     for (size_t i = 0; i < n; i++)
         all_exact = all_exact && (!e[i].probed || e[i].exact);
-    printf("# each parameter %g%% lower and higher, one at a time; %s\n",
+    fprintf(rs, "# each parameter %g%% lower and higher, one at a time; %s\n",
            100 * so.step,
            so.transform ? "every probe a full what-if prediction"
            : so.replay  ? "every probe a full replay"
                      : "linear parameters from one replay's unit counts, "
                        "stateful ones by a replay each");
     if (!all_exact)
-        printf("# note: host interrupts arrive inside handler windows "
+        fprintf(rs, "# note: host interrupts arrive inside handler windows "
                "here, so probes of linear parameters are first order, on the "
                "base point's trajectory: they leave out the host work a "
                "longer handler catches (--replay includes it; "
@@ -397,7 +400,7 @@ int cli_sensitivity(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         nflat += e[i].probed && non_monotone(&e[i]);
     if (nflat)
-        printf("# note: %zu parameter(s) marked NOT MONOTONE move the run "
+        fprintf(rs, "# note: %zu parameter(s) marked NOT MONOTONE move the run "
                "the same way whether %s or raised: a discrete effect of "
                "this trace (e.g. EMUL_WAIT exits idling until the next "
                "guest tick), not a cost of their path; read their line as "
@@ -413,7 +416,7 @@ int cli_sensitivity(int argc, char **argv)
     }
     qsort(rank, nr, sizeof rank[0], cmp_effect);
     size_t shown = top && top < nr ? (size_t)top : nr;
-    printf("\n");
+    fprintf(rs, "\n");
     for (size_t k = 0; k < shown; k++) {
         const sens_entry *x = rank[k];
         char w[96];
@@ -428,7 +431,7 @@ int cli_sensitivity(int argc, char **argv)
          * here, a discrete effect (e.g. an EMUL_WAIT idling to the next
          * guest tick), so no "saves"/"costs" claim */
         bool flat = non_monotone(x);
-        printf("%2zu. %.0f%% %s %s (%s %.6g -> %.6g%s%s): %s %.3f%% of the "
+        fprintf(rs, "%2zu. %.0f%% %s %s (%s %.6g -> %.6g%s%s): %s %.3f%% of the "
                "run%s",
                k + 1, fabs(step_pct),
                hi ? (cost ? "dearer" : "higher") : (cost ? "cheaper" : "lower"),
@@ -437,12 +440,12 @@ int cli_sensitivity(int argc, char **argv)
                flat ? "moves" : run <= 0 ? "saves" : "costs", fabs(run),
                flat ? " either way (NOT MONOTONE)" : "");
         if (tr >= 0)
-            printf("; %s time %+.2f%%", exit_name((exit_type)tr), rp);
-        printf("; elasticity %.4f%s\n", x->elasticity,
+            fprintf(rs, "; %s time %+.2f%%", exit_name((exit_type)tr), rp);
+        fprintf(rs, "; elasticity %.4f%s\n", x->elasticity,
                x->linear ? "" : " (replayed)");
     }
     if (nzero)
-        printf("\n%zu parameters do not move this run (0, or no exit takes "
+        fprintf(rs, "\n%zu parameters do not move this run (0, or no exit takes "
                "their path)\n",
                nzero);
 
@@ -453,20 +456,20 @@ int cli_sensitivity(int argc, char **argv)
             if (e[i].target == SENS_T_FOUND || e[i].target == SENS_T_RANGE)
                 tg[nt++] = &e[i];
         qsort(tg, nt, sizeof tg[0], cmp_target);
-        printf("\nTo change the run by %+g%%, one parameter at a time:\n",
+        fprintf(rs, "\nTo change the run by %+g%%, one parameter at a time:\n",
                100 * so.target);
         size_t lim = top && top < nt ? (size_t)top : nt;
         for (size_t k = 0; k < lim; k++) {
             const sens_entry *x = tg[k];
             const char *u = param_unit(x->id); /* "1": no unit */
             if (x->target == SENS_T_FOUND)
-                printf("  %-22s %.6g -> %.6g%s%s (%+.1f%%): run %+.2f%%%s\n",
+                fprintf(rs, "  %-22s %.6g -> %.6g%s%s (%+.1f%%): run %+.2f%%%s\n",
                        param_name(x->id), x->base, x->target_value,
                        strcmp(u, "1") ? " " : "", strcmp(u, "1") ? u : "",
                        rel_change(x, x->target_value),
                        x->target_pct, x->target_exact ? "" : " (first order)");
             else
-                printf("  %-22s no value in its range %g .. %g can: at %.6g "
+                fprintf(rs, "  %-22s no value in its range %g .. %g can: at %.6g "
                        "the run changes by only %+.2f%%\n",
                        param_name(x->id), param_min(x->id), param_max(x->id),
                        x->target_value, x->target_pct);
