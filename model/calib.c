@@ -530,8 +530,10 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
             hw_exits += t->count;
         tr_exits += r->row[i].count_trace;
     }
-    if (!(traced > 0))
+    if (!(traced > 0)) {
         traced = sum_all;
+        r->total_handled = !hw->rows[EXIT_TIMEINGUEST].present;
+    }
     r->hw_exits = hw_exits;
     r->total_hw = traced;
     for (int i = 0; i < EXIT__COUNT; i++) {
@@ -790,7 +792,8 @@ static void fill_rows(const fitctx *c, const evalout *e, calib_result *r,
         w->sd = e->sd[i];
         w->min = e->min[i];
         w->sum = e->avg[i] * (double)w->count_trace * scale;
-        total += w->sum;
+        if (!(r->total_handled && i == EXIT_TIMEINGUEST))
+            total += w->sum; /* like with like: no guest time in hw's */
     }
     (void)c;
     if (!start)
@@ -834,7 +837,8 @@ static sim_err full_check(fitctx *c, const char *path, calib_result *r)
             continue;
         w->avg_full = o.avg[i];
         w->sum_full = o.avg[i] * (double)w->count_trace * scale;
-        r->total_full += w->sum_full;
+        if (!(r->total_handled && i == EXIT_TIMEINGUEST))
+            r->total_full += w->sum_full;
     }
     return SIM_OK;
 }
@@ -1234,7 +1238,10 @@ void calib_write_report(FILE *f, const calib_result *r)
     if (isfinite(r->total_full))
         fprintf(f, " %7.2f%%", pct(r->total_full, r->total_hw));
     fputc('\n', f);
-    fprintf(f, "# traced duration: table %.0f usec, fitted %.0f usec (%+.2f%%)",
+    fprintf(f, "# %s: table %.0f usec, fitted %.0f usec (%+.2f%%)",
+            r->total_handled ? "handled time (the table has no guest time; "
+                               "TIMEINGUEST left out of both)"
+                             : "traced duration",
             r->total_hw, r->total, pct(r->total, r->total_hw));
     if (isfinite(r->total_full))
         fprintf(f, "; the whole trace at the fitted point %.0f usec (%+.2f%%, "

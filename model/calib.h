@@ -112,6 +112,9 @@ typedef struct calib_result {
     char sub_status[120];
     double sub_total, sub_total_full;
     double total_hw, total, total_full; /* usec, scaled to hw's exits */
+    bool total_handled; /* the table has neither a traced duration nor a
+                           TIMEINGUEST row (perf): totals are the handled
+                           time, the model's guest time left out */
     double guest_from_trace;            /* fraction of exits */
 } calib_result;
 

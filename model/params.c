@@ -96,8 +96,10 @@ const char *param_nearest_name(const char *name)
     return nearest_best(&n);
 }
 
-/* A number with an optional k/M/G suffix (core_hz = 667M). */
-static int parse_number(const char *s, double *v)
+/* A number with an optional k/M/G suffix: powers of base, 1000 (core_hz
+ * = 667M) or 1024 for a size in bytes (icache_bytes = 32K is 32768, the
+ * 440's cache; read as 32000 it was a cache of 1000 lines). */
+static int parse_number(const char *s, double *v, double base)
 {
     while (*s == ' ' || *s == '\t')
         s++;
@@ -109,11 +111,11 @@ static int parse_number(const char *s, double *v)
     if (end == s || errno == ERANGE)
         return -1;
     if (*end == 'k' || *end == 'K')
-        x *= 1e3, end++;
+        x *= base, end++;
     else if (*end == 'M')
-        x *= 1e6, end++;
+        x *= base * base, end++;
     else if (*end == 'G')
-        x *= 1e9, end++;
+        x *= base * base * base, end++;
     while (*end == ' ' || *end == '\t')
         end++;
     if (*end || !isfinite(x))
@@ -177,7 +179,8 @@ static sim_err set_named(params *p, const char *name, const char *value,
                         "mean '%s'? see `sim params show`)",
                         where, name, param_nearest_name(name));
     double v;
-    if (parse_number(value, &v) != 0)
+    if (parse_number(value, &v,
+                     strcmp(defs[id].unit, "bytes") ? 1000 : 1024) != 0)
         return sim_fail(SIM_ERR_FORMAT,
                         "%s: %s = '%s': expected a number "
                         "(in %s)",
@@ -389,7 +392,8 @@ void params_write_doc(FILE *f)
         "Override with an INI file (`--params P`, lines `name = value`, `;` "
         "or\n"
         "`#` comments, no sections, each parameter once, values may end in\n"
-        "k/M/G) or with\n"
+        "k/M/G: powers of 1000, of 1024 for a size in bytes, `32K` = 32768)\n"
+        "or with\n"
         "`--set name=value`; `sim params show` prints the resolved values.\n"
         "\n"
         "| name | default | unit | range | source of the default | meaning |\n"

@@ -101,3 +101,10 @@ add_test(NAME cli_calibrate_ini_on_stdout
           sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data ${NOPV}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_calibrate_ini_on_stdout PROPERTIES TIMEOUT 120)
+# a perf table has neither a traced duration nor guest time: the totals
+# compare handled time with handled time (the fitted total counted the
+# model's TIMEINGUEST and was printed as the traced duration)
+sim_cli_test(calibrate_perf_table_handled_time 1
+  "~# handled time \\(the table has no guest time. TIMEINGUEST left out of both\\): table 191384179 usec"
+  calibrate --trace @synth500.bin --table @../golden/table_nopv.perf.txt
+            --fit cpi --max-iter 1 -o cal_perf.ini)

@@ -95,3 +95,8 @@ sim_cli_test(import_tb_hz_not_a_core_clock 2
 sim_cli_test(import_output_stdout 2
   "~^sim import ftrace: -o -: a binary trace cannot be written to stdout"
   import ftrace @ftrace_trace6.txt -o -)
+# --guest-ram 256M is 256 MiB, the default it names: read as 256,000,000 it
+# took the misses at real 0x0F801000.. (below 256 MiB) for MMIO
+sim_cli_test(import_guest_ram_binary_suffix 0
+  "~0 not MMIO \\(user-space exits traced, none followed\\), 0 MMIO by the --guest-ram guess"
+  import ftrace @ftrace_ram_248m.txt --guest-ram 256M -o ram248.bin --report -)

@@ -48,3 +48,9 @@ sim_cli_test(params_nul_byte 2 "~nul_byte.ini:2: a NUL byte"
 sim_cli_test(params_whole_shows_value 2
   "~core_hz = 533000000.5: must be a whole number of Hz"
   params show --set core_hz=533000000.5)
+# a size in bytes takes binary suffixes: icache_bytes = 32K is the 440's
+# 32768 (it was 32000, a cache of 1000 lines); core_hz = 533M stays decimal
+sim_cli_test(params_bytes_binary_suffix 0 "~icache_bytes +32768 bytes +--set"
+  params show --set icache_bytes=32K)
+sim_cli_test(params_hz_decimal_suffix 0 "~core_hz +533000000 Hz +--set"
+  params show --set core_hz=533M)

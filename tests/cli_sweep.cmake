@@ -75,3 +75,9 @@ add_test(NAME cli_sensitivity_csv_on_stdout
           sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_sensitivity_csv_on_stdout PROPERTIES TIMEOUT 120)
+# the count of swept parameters in the refusal is theirs (it said 0: read
+# after the plan was freed)
+sim_cli_test(sweep_plot_three_params_counted 2
+  "~--plot: 3 swept parameters"
+  sweep @synth500.bin --param cpi=1,2 --param dispatch_insns=100,200
+        --param icache_miss_cycles=40,50 -o sweep3.csv --plot sweep3.png)

@@ -117,5 +117,8 @@ int cli_check_text(const char *cmd, const char *opt, const char *s,
 /* Parses an unsigned number, decimal (010 is ten) or hex after 0x, with
  * an optional k/M/G suffix; no sign, no blanks. 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *v);
+/* The same for a memory size: K/M/G are KiB, MiB, GiB (256M = 256 MiB,
+ * as the sizes the defaults are given in). */
+int cli_parse_bytes(const char *s, unsigned long long *v);
 
 #endif

@@ -397,7 +397,9 @@ int cli_calibrate(int argc, char **argv)
                "variance ", r.cost0, r.cost);
     calib_write_resvar(f, &r);
     fputc('\n', f);
-    fprintf(f, "; traced duration: %+.2f%% against the table", 
+    fprintf(f, "; %s: %+.2f%% against the table",
+            r.total_handled ? "handled time (no guest time in the table)"
+                            : "traced duration",
             100 * (r.total - r.total_hw) / r.total_hw);
     if (isfinite(r.total_full))
         fprintf(f, " (%+.2f%% on the whole trace)",

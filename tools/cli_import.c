@@ -42,8 +42,8 @@ static void usage(FILE *f)
         "                      (default %u)\n"
         "  --guest-ram BYTES   guest RAM size: a guest TLB hit above it is "
         "MMIO\n"
-        "                      (default 256M; only used when no event "
-        "decides)\n"
+        "                      (default 256M; K/M/G are KiB/MiB/GiB; only used\n"
+        "                      when no event decides)\n"
         "  --workload NAME     workload name in the trace header (default: "
         "the\n"
         "                      input's base name)\n"
@@ -109,7 +109,9 @@ static int cmd_ftrace(int argc, char **argv)
             o.wait_us = (uint32_t)v;
             break;
         case 'R':
-            if (cli_parse_u64(optarg, &v) || v == 0 || v > (1ull << 36))
+            /* binary: the default 256M is 256 MiB, and "256M" read as
+             * 256,000,000 took the last 12 MiB of RAM for MMIO */
+            if (cli_parse_bytes(optarg, &v) || v == 0 || v > (1ull << 36))
                 return cli_usage_error("import ftrace",
                                        "--guest-ram '%s': expected 1 .. 64G",
                                        optarg);

@@ -351,10 +351,11 @@ int cli_sweep(int argc, char **argv)
     }
 
     if (plot && pl.naxes > 2) {
+        int naxes = pl.naxes; /* sweep_plan_free clears it: it printed 0 */
         sweep_plan_free(&pl);
         return cli_usage_error("sweep", "--plot: %d swept parameters; a plot "
                                "shows one (a line) or two (a heat map)",
-                               pl.naxes);
+                               naxes);
     }
     simmpi mp;
     simmpi_init(&mp);

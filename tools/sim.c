@@ -279,7 +279,10 @@ int cli_once(const char *cmd, const char *opt, const char **slot,
     return 0;
 }
 
-int cli_parse_u64(const char *s, unsigned long long *v)
+/* cli_parse_u64 and cli_parse_bytes: k/M/G multiply by powers of unit
+ * (1000 or 1024). */
+static int parse_scaled(const char *s, unsigned long long *v,
+                        unsigned long long unit)
 {
     char *end;
     /* decimal, or hex after 0x; digits first: strtoull alone takes " 5"
@@ -296,17 +299,27 @@ int cli_parse_u64(const char *s, unsigned long long *v)
         return -1;
     unsigned long long mul = 1;
     if (*end == 'k' || *end == 'K')
-        mul = 1000ULL, end++;
+        mul = unit, end++;
     else if (*end == 'M')
-        mul = 1000000ULL, end++;
+        mul = unit * unit, end++;
     else if (*end == 'G')
-        mul = 1000000000ULL, end++;
+        mul = unit * unit * unit, end++;
     if (*end != '\0' || end == s)
         return -1;
     if (mul > 1 && x > ~0ULL / mul)
         return -1;
     *v = x * mul;
     return 0;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *v)
+{
+    return parse_scaled(s, v, 1000);
+}
+
+int cli_parse_bytes(const char *s, unsigned long long *v)
+{
+    return parse_scaled(s, v, 1024);
 }
 
 int main(int argc, char **argv)
