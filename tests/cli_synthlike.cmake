@@ -67,3 +67,6 @@ set_tests_properties(cli_synth_like_counts cli_synth_like_counts_linux
   cli_synth_like_mode_follows_page
   cli_profile_boot_is_committed cli_calibrate_reads_only_its_inputs
   PROPERTIES TIMEOUT 120)
+# The wall-time rates need a slope and its scatter: three recordings or more.
+sim_cli_test(profile_wall_needs_three 2 "~--wall: give at least three recordings"
+  trace profile @trace_small.bin --name x --wall a.bin --wall b.bin -o x.prof)
