@@ -34,7 +34,7 @@ add_test(NAME cli_calibrate_not_converged
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 # Same inputs, same bytes (the fit with 1 and 2 threads).
 add_test(NAME cli_calibrate_same_bytes
-  COMMAND sh -c "\"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 1 -o cal_a.ini >a.txt && \"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 2 -o cal_b.ini >b.txt && cmp cal_a.ini cal_b.ini && sed 1d a.txt | sed '$d' >a2.txt && sed 1d b.txt | sed '$d' >b2.txt && cmp a2.txt b2.txt && grep -q 'guest_cpi .*held: no effect' a.txt && \"$0\" replay \"$1\" --params cal_a.ini --format csv >/dev/null"
+  COMMAND sh -c "\"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 1 -o cal_a.ini >a.txt && \"$0\" calibrate --trace \"$1\" --table \"$2\" --fit cpi,qemu_mmio_usec,guest_cpi --threads 2 -o cal_b.ini >b.txt && cmp cal_a.ini cal_b.ini && sed 1d a.txt | sed '$d' >a2.txt && sed 1d b.txt | sed '$d' >b2.txt && cmp a2.txt b2.txt && grep -q 'guest_cpi .*held: no effect' a.txt && \"$0\" replay \"$1\" --model --params cal_a.ini --format csv >/dev/null"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_calibrate_trace_without_exits cli_calibrate_not_converged

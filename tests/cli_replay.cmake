@@ -105,3 +105,11 @@ add_test(NAME cli_replay_csv_on_dev_stdout
           sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_replay_csv_on_dev_stdout PROPERTIES TIMEOUT 60)
+# a trace whose records carry ticks is replayed as measured: --set,
+# --params and --guest-time would be ignored without a word (calibrate ->
+# replay --params printed the measured table as if it were the fit's)
+sim_cli_test(replay_params_need_model 2
+  "~synth500.bin: --set: its records carry their ticks.*add --model"
+  replay @synth500.bin --set cpi=5)
+sim_cli_test(replay_params_with_model 0 "~^EMULINST "
+  replay @synth500.bin --model --set cpi=5)

@@ -44,7 +44,10 @@ static void help(FILE *f)
         "                 model: model every guest interval. The output says which\n"
         "                 was used (docs/cost-model.md, \"Guest time\")\n"
         "  --params P     cycle-model parameters from INI file P\n"
-        "  --set K=V      override one parameter (repeatable, after --params)\n"
+        "  --set K=V      override one parameter (repeatable, after --params);\n"
+        "                 they act on a prediction only: a trace whose records\n"
+        "                 all carry ticks needs --model with them (refused\n"
+        "                 without: its measured table ignores them)\n"
         "  --platform PL  c (default): the cycle model called per record;\n"
         "                 systemc: the SystemC timed platform (implies --model):\n"
         "                 DEC, EXTINT and SIGNAL exits arrive at rates per\n"
@@ -162,6 +165,7 @@ int cli_replay(int argc, char **argv)
     const char *title = NULL, *out = NULL, *pfile = NULL;
     bool model = false, compare = false, stages = false, systemc = false;
     cost_guest_mode gmode = COST_GUEST_TRACE;
+    bool gmode_set = false;
     char *sets[64];
     int nsets = 0;
     int c;
@@ -209,6 +213,7 @@ int cli_replay(int argc, char **argv)
                 return 2;
             break;
         case 'G':
+            gmode_set = true;
             if (cli_parse_guest_time("replay", optarg, &gmode))
                 return 2;
             break;
@@ -268,6 +273,19 @@ int cli_replay(int argc, char **argv)
             stats_to_table(&s, &measured);
             predicted = true;
         }
+    }
+    /* the trace's own ticks made the table: a cycle-model option given
+     * for it would be ignored without a word (calibrate -> replay
+     * --params printed the measured table as if it were the fit's) */
+    if (!predicted && (pfile || nsets || gmode_set)) {
+        cli_progress_done(&prog);
+        cost_free(cm);
+        return cli_usage_error("replay", "%s: %s: its records carry their "
+                               "ticks, so the table is the measured one and "
+                               "the cycle model is not used; add --model "
+                               "(or --compare) to predict with them", path,
+                               pfile ? "--params" : nsets ? "--set"
+                                                          : "--guest-time");
     }
     if (predicted) {
         ro.ticks = REPLAY_MODEL;
