@@ -203,6 +203,11 @@ sim_err meas_load(meas_data *d, const char *path)
                          "(expected kernel or traps)", path, ln, w);
         }
     }
+    /* a directory opens and fails at the first read: not "needs two
+     * kernels" */
+    if (e == SIM_OK && ferror(f))
+        e = sim_fail(SIM_ERR_IO, "%s: read failed: %s", path,
+                     strerror(errno));
     fclose(f);
     if (e == SIM_OK && d->nk < 2)
         e = sim_fail(SIM_ERR_FORMAT, "%s: needs two kernels (a baseline "

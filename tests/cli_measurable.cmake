@@ -39,3 +39,6 @@ sim_cli_test(measurable_dup_traps 2 "~dup_traps.txt:6: kernel 'slow' already has
 sim_cli_test(measurable_traps_fraction 2
   "~--traps: expected a whole count from 0 to 1e\\+15, not '10.5'"
   measurable @measurable/visible.txt --traps 10.5)
+# a directory is named as unreadable (it said "needs two kernels")
+sim_cli_test(measurable_directory 2 "~measurable: .*: read failed: Is a directory"
+  measurable @measurable)
