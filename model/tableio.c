@@ -335,7 +335,25 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
                  type, r->sum, r->max);
         return true;
     }
-    if (r->count == 0 || isnan(r->avg))
+    if (r->count == 0)
+        return false;
+    /* samples between min and max spread at most (max - min) / 2 (+1: a
+     * max printed truncated; x sqrt(n / (n - 1)) for an n - 1 stddev). A
+     * 3.1+ debugfs file read without its ticks per usec breaks it: its
+     * sum_squared, in tick x usec, made DEC's 203.9 usec read as 5704 */
+    double sd = isnan(r->stddev)
+                    ? table_stddev_of(r->count, r->sum, r->sum_sq)
+                    : r->stddev;
+    double n1 = r->count > 1 ? (double)r->count : 2;
+    double bound = (r->max + 1 - r->min) / 2 * sqrt(n1 / (n1 - 1)) + 0.001;
+    if (isfinite(sd) && isfinite(r->min) && isfinite(r->max) && sd > bound) {
+        snprintf(msg, n, "%s: stddev %.3f, more than samples between min %g "
+                 "and max %g can spread (%.3f): the row contradicts itself "
+                 "(a 3.1+ debugfs file needs its --tb-per-usec)", type, sd,
+                 r->min, r->max, bound);
+        return true;
+    }
+    if (isnan(r->avg))
         return false;
     double q = r->sum / (double)r->count;
     if (fabs(r->avg - q) <= fmax(0.01 * fabs(q), 0.005))

@@ -85,3 +85,14 @@ sim_cli_test(table_rows_over_traced 2
 sim_cli_test(table_noguest_time_pct_of_printed_total 0
   "~EMULINST 6,423,699 12 247,582 91,732,705 14.2804 241.200 47.93"
   table show @table_noguest.csv)
+# samples between min and max cannot spread more than (max - min) / 2: a
+# 3.1+ debugfs file read without its --tb-per-usec (sum_squared in
+# tick x usec) broke it, and calibrate fitted DEC's stddev to 5704 usec
+sim_cli_test(table_debugfs_31_without_tb 2
+  "~MMIO: stddev .* more than samples between min .* can spread .*--tb-per-usec"
+  table show @../golden/table_pv_debugfs_tb667.txt)
+sim_cli_test(table_debugfs_31_with_tb 0 "~^EMULINST "
+  table show @../golden/table_pv_debugfs_tb667.txt --tb-per-usec 667)
+sim_cli_test(calibrate_debugfs_31_refused 2 "~--tb-per-usec"
+  calibrate --trace @synth500.bin --table @table_nopv_debugfs_tb667.txt
+            --fit cpi -o cal_31.ini)
