@@ -1639,6 +1639,17 @@ int cost_feature_rounded(cost_feature j)
 
 static sim_err hook_begin(void *ctx, const trace_header *h)
 {
+    /* the trace's header gives the core clock its ticks were counted at;
+     * a core_hz set to another value would be silently ignored */
+    double want = P(cost_params(ctx), core_hz);
+    if (h->core_hz && want != param_default(PARAM_core_hz) &&
+        (uint64_t)want != h->core_hz)
+        return sim_fail(SIM_ERR_USAGE,
+                        "core_hz = %.0f: the trace was made at its own core "
+                        "clock, %llu Hz (its header), which the model uses; "
+                        "make the trace at the clock wanted (sim trace "
+                        "synth --tb-hz, sim import ftrace --tb-hz)",
+                        want, (unsigned long long)h->core_hz);
     cost_reset(ctx, h->tb_hz, h->core_hz);
     return SIM_OK;
 }

@@ -42,7 +42,8 @@
     /* ---- clock and geometry ---- */                                         \
     X(core_hz, PK_INT, "Hz", 667e6, 1e6, 4e9, SRC_REF7,                        \
       "core clock; the timebase runs at it on 440EP/EPx (CCR1[TCS]=0). Used "  \
-      "when a trace does not give one")                                        \
+      "when a trace does not give one; another value than a trace's own "     \
+      "is refused (make the trace at that clock: --tb-hz)")                    \
     X(icache_bytes, PK_LINES, "bytes", 32768, 8192, 32768, SRC_REF7,           \
       "I-cache size (32 KB on 440EP/EPx); handler + guest refills are capped " \
       "at its line count")                                                     \

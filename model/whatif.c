@@ -74,6 +74,11 @@ sim_err whatif_chain_parse(whatif_chain **cp, const char *spec)
     *cp = NULL;
     if (!spec || !*spec)
         return sim_fail(SIM_ERR_USAGE, "whatif: empty --transform");
+    /* 'pv,' or 'pv,,no-iccci': an empty name is a typo, not nothing */
+    size_t sl = strlen(spec);
+    if (spec[0] == ',' || spec[sl - 1] == ',' || strstr(spec, ",,"))
+        return sim_fail(SIM_ERR_USAGE, "whatif: --transform '%s': an empty "
+                                       "transform between commas", spec);
     whatif_chain *c = calloc(1, sizeof *c);
     char *copy = strdup(spec);
     if (!c || !copy) {

@@ -92,8 +92,13 @@ sim_cli_test(calibrate_range_not_fitted 2
 # nothing determined: the residual variance is n/a, not a bare 'nan'
 sim_cli_test(calibrate_nothing_fitted_resvar 0
   "~residual variance n/a \\(nothing fitted\\)"
-  calibrate --trace @synth500.bin --table ${NOPV} --fit core_hz --max-iter 1
+  calibrate --trace @synth500.bin --table ${NOPV} --fit guest_sigma --max-iter 1
             -o cal_nothing.ini)
+# core_hz is the trace's clock: fitting it only moved a value the model
+# ignored (the header's clock wins)
+sim_cli_test(calibrate_core_hz_not_fitted 2
+  "~--fit: core_hz is the trace's own clock"
+  calibrate --trace @synth500.bin --table ${NOPV} --fit core_hz -o cal_hz.ini)
 # params.ini on stdout (-o -) is an INI file: the report goes to stderr
 # (its per-row lines went to stdout too, and the reader refused them)
 add_test(NAME cli_calibrate_ini_on_stdout

@@ -54,3 +54,15 @@ sim_cli_test(params_bytes_binary_suffix 0 "~icache_bytes +32768 bytes +--set"
   params show --set icache_bytes=32K)
 sim_cli_test(params_hz_decimal_suffix 0 "~core_hz +533000000 Hz +--set"
   params show --set core_hz=533M)
+# --set of one parameter twice: refused as a file's repeated key is (the
+# last one silently won)
+sim_cli_test(params_set_twice 2
+  "~--set cpi given twice \\('cpi=2', then 'cpi=3'\\)"
+  params show --set cpi=2 --set cpi=3)
+sim_cli_test(replay_set_twice 2 "~--set dispatch_insns given twice"
+  replay @cost_mix.bin --model --set dispatch_insns=100 --set dispatch_insns=200)
+# a core clock other than the trace's own: refused (the trace header's
+# clock was used and the --set silently ignored)
+sim_cli_test(replay_core_hz_not_the_traces 2
+  "~core_hz = 533000000: the trace was made at its own core clock, 667000000 Hz"
+  replay @cost_mix.bin --model --set core_hz=533e6)

@@ -68,6 +68,11 @@ sim_cli_test(whatif_header_names_options 0
 sim_cli_test(whatif_json_names_options 0 "~\"transform\": \"pv:hcalls=2,tlb-slots=48\""
   whatif @cost_mix.bin --transform tlb-slots=48,pv:hcalls=2 --format json)
 sim_cli_test(whatif_list_value_syntax 0 "~  tlb-slots=N  " whatif --list)
+# an empty name between commas is a typo (it was accepted as nothing)
+sim_cli_test(whatif_transform_trailing_comma 2 "~--transform 'pv,': an empty transform"
+  whatif @cost_mix.bin --transform pv,)
+sim_cli_test(whatif_transform_double_comma 2 "~an empty transform between commas"
+  whatif @cost_mix.bin --transform pv,,no-iccci)
 
 # sim validate
 # --cases given relative to the working directory (as the default

@@ -634,7 +634,10 @@ static void test_bad_specs_refused(void)
                     SIM_ERR_USAGE);
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, "no-iccci=3"), SIM_ERR_USAGE);
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, ""), SIM_ERR_USAGE);
-    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv,,"), SIM_OK);
+    /* an empty name between commas is a typo, not nothing */
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv,,"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, ",pv"), SIM_ERR_USAGE);
+    CU_ASSERT_EQUAL(whatif_chain_parse(&c, "pv,no-iccci"), SIM_OK);
     whatif_chain_free(c);
     /* values: digits only, each option once, none empty */
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, "tlb-slots=-5"), SIM_ERR_USAGE);

@@ -127,6 +127,12 @@ static int name_list(const char *opt, const char *list, bool *fit, bool on)
                     "not a cost: it cannot be fitted\n", opt);
             return 2;
         }
+        if (on && id == PARAM_core_hz) {
+            fprintf(stderr, "sim calibrate: %s: core_hz is the trace's own "
+                    "clock (its header), not a cost: it cannot be fitted\n",
+                    opt);
+            return 2;
+        }
         fit[id] = on;
         n++;
     }

@@ -44,6 +44,17 @@ int cli_params_resolve(params *p, const char *file, char *const *sets,
             return cli_report(e);
     }
     for (int i = 0; i < nsets; i++) {
+        /* one parameter set twice: refused, as a parameter file refuses a
+         * repeated key (the last one silently won) */
+        size_t n = strcspn(sets[i], "= \t");
+        for (int j = 0; j < i; j++)
+            if (strcspn(sets[j], "= \t") == n &&
+                !strncmp(sets[i], sets[j], n))
+                return cli_report(sim_fail(SIM_ERR_USAGE,
+                                           "--set %.*s given twice ('%s', "
+                                           "then '%s')",
+                                           (int)n, sets[i], sets[j],
+                                           sets[i]));
         sim_err e = params_set_str(p, sets[i]);
         if (e != SIM_OK)
             return cli_report(e);
