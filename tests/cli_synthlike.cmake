@@ -70,3 +70,10 @@ set_tests_properties(cli_synth_like_counts cli_synth_like_counts_linux
 # The wall-time rates need a slope and its scatter: three recordings or more.
 sim_cli_test(profile_wall_needs_three 2 "~--wall: give at least three recordings"
   trace profile @trace_small.bin --name x --wall a.bin --wall b.bin -o x.prof)
+# -o naming one of the --wall recordings is refused before anything is
+# read, and the recording is left as it was (it was replaced by the profile).
+add_test(NAME cli_profile_wall_output_is_input
+  COMMAND sh -c "cp \"$1\" wallin.bin && cp \"$1\" wallin.keep && ! \"$0\" trace profile \"$1\" --name x --wall wallin.bin --wall wallin.bin --wall wallin.bin -o wallin.bin 2> wallin.err && grep -q 'is also the input' wallin.err && cmp wallin.bin wallin.keep"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_small.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_profile_wall_output_is_input PROPERTIES TIMEOUT 60)

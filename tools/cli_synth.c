@@ -177,6 +177,10 @@ int cli_trace_profile(int argc, char **argv)
         return cli_usage_error("trace profile", "-o FILE is required");
     if ((c = cli_check_output_of(out, argv[optind])))
         return c;
+    /* -o over a --wall recording replaced it with the profile */
+    for (int k = 0; k < nwall; k++)
+        if ((c = cli_check_output_of(out, wall[k])))
+            return c;
     static exitprof p;
     if (nwall && nwall < 3)
         return cli_usage_error("trace profile", "--wall: give at least three "
