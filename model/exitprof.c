@@ -401,7 +401,9 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
     char line[4096];
     size_t pos = 0;
     unsigned ln = 0;
-    bool have_name = false, have_runq = false;
+    bool have_name = false, have_runq = false, have_wallhz = false;
+    /* a second wall line of one type (or wallhz) replaced the first */
+    bool have_wall[EXIT__COUNT] = {false};
     while (pos < len) {
         size_t e = pos;
         while (e < len && text[e] != '\n')
@@ -520,6 +522,9 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             if (end == rest || *end || !(v >= 0 && v < 1e9))
                 return bad(name, ln, "wallhz: expected ticks per second "
                                      "(>= 0)");
+            if (have_wallhz)
+                return bad(name, ln, "a second wallhz line");
+            have_wallhz = true;
             p->wall_hz = v;
         } else if (!strcmp(kw, "wall")) {
             const char *s = rest;
@@ -536,6 +541,9 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             if (end == s || *end || !(v >= 0 && v < 1e9))
                 return bad(name, ln, "wall: expected TYPE and exits per "
                                      "second (>= 0)");
+            if (have_wall[t])
+                return bad(name, ln, "a second wall line of this type");
+            have_wall[t] = true;
             p->wall[t] = v;
         } else {
             return bad(name, ln, "unknown keyword (name, source, assumes, "

@@ -164,6 +164,32 @@ static void test_text_old_and_new(void)
     }
 }
 
+/* A second wall line of one type, or a second wallhz, is refused at its
+ * line (the last one read replaced the first without a word); two types
+ * on two lines are fine. */
+static void test_text_duplicate_wall_lines(void)
+{
+    make_old_prof();
+    static const char *const dup[] = {
+        "wall ITLBVIRT 6116\nwall ITLBVIRT 100\n",
+        "wallhz 150\nwallhz 91\n",
+    };
+    static exitprof r;
+    char t[2048];
+    for (size_t i = 0; i < sizeof dup / sizeof dup[0]; i++) {
+        int n = snprintf(t, sizeof t, "%s%s", old_prof, dup[i]);
+        CU_ASSERT_EQUAL(exitprof_parse(&r, t, (size_t)n, "dup.prof"),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "dup.prof:10: a second"));
+    }
+    int n = snprintf(t, sizeof t, "%swall ITLBVIRT 6116\nwall DTLBVIRT 3\n",
+                     old_prof);
+    CU_ASSERT_EQUAL_FATAL(exitprof_parse(&r, t, (size_t)n, "two.prof"),
+                          SIM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.wall[EXIT_ITLBVIRT], 6116.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.wall[EXIT_DTLBVIRT], 3.0, 1e-9);
+}
+
 /* The built-in profiles carry their rates; a trace names its profile. */
 static void test_builtin_and_trace_profile(void)
 {
@@ -183,6 +209,8 @@ static CU_TestInfo tests[] = {
     {"wall rates of three recordings", test_wall_rates_of_three_recordings},
     {"text: old profile loads, new lines round-trip",
      test_text_old_and_new},
+    {"text: a second wall or wallhz line is refused",
+     test_text_duplicate_wall_lines},
     {"built-in rates, a trace's profile", test_builtin_and_trace_profile},
     CU_TEST_INFO_NULL,
 };
