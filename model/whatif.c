@@ -682,11 +682,14 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
             if (env.wall_rate[t] > 0)
                 env.rated[env.n_rated++] = t;
         }
-        /* one guest tick period at the profile's tick rate */
+        /* one guest tick period at the profile's tick rate; a period
+         * beyond 2^64 ticks (wallhz 1e-300) is no cap (the conversion
+         * gave 0: every exit's host time left out) */
+        double period = o->wall && o->wall->wall_hz > 0
+                            ? (double)res->header.tb_hz / o->wall->wall_hz
+                            : 0x1p64;
         env.base.hcap = env.pred.hcap =
-            o->wall && o->wall->wall_hz > 0
-                ? (uint64_t)((double)res->header.tb_hz / o->wall->wall_hz)
-                : UINT64_MAX;
+            period < 0x1p64 ? (uint64_t)period : UINT64_MAX;
         cost_replay_hook(env.base.m, &env.base.hook);
         cost_replay_hook(env.pred.m, &env.pred.hook);
         e = env.base.hook.begin(env.base.m, &res->header);

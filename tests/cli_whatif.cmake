@@ -150,10 +150,19 @@ sim_cli_test(whatif_plot_directory 2 "~--plot './': expected a base name"
 sim_cli_test(whatif_mix_bad 2 "~--mix nosuch: neither a built-in profile"
   whatif @cost_mix.bin --transform pv --mix nosuch)
 sim_cli_test(whatif_mix_rates 0
-  "~guest tick exits \\(wall-time rule, rates of profile linux-boot. docs/whatif.md\\): the prediction ran [0-9.]+ s shorter. [1-9][0-9]* exits of the trace dropped \\(ITLBVIRT"
+  "~guest tick exits \\(wall-time rule, rates of profile linux-boot. docs/whatif.md\\): the prediction ran [0-9.]+ s shorter on the guest ticks' clock. [1-9][0-9]* exits of the trace dropped \\(ITLBVIRT"
   whatif @cost_mix.bin --transform pv --mix linux-boot)
 add_test(NAME cli_whatif_mix_none_is_the_rule_off
   COMMAND sh -c "\"$0\" whatif \"$1\" --transform pv --mix none > mixnone.txt && \"$0\" whatif \"$1\" --transform pv > mixdef.txt && grep -q '^# guest tick exits (wall-time rule): off, no profile is known' mixdef.txt && ! grep -q 'guest tick' mixnone.txt && grep -v '^# guest tick exits' mixdef.txt | cmp - mixnone.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_whatif_mix_none_is_the_rule_off PROPERTIES TIMEOUT 60)
+# A tick period beyond 2^64 timebase ticks (wallhz 1e-300) is no cap, as
+# wallhz 0 is (the conversion made it 0: every exit's host time was left
+# off the ticks' clock, and the rule dropped a tenth of what it should).
+add_test(NAME cli_whatif_mix_tiny_wallhz_is_no_cap
+  COMMAND sh -c "sed 's/^wallhz .*/wallhz 0/' \"$2\" > hz0.prof && sed 's/^wallhz .*/wallhz 1e-300/' \"$2\" > hztiny.prof && \"$0\" whatif \"$1\" --transform pv --mix hz0.prof | sed 's/hz0.prof/P/' > hz0.txt && \"$0\" whatif \"$1\" --transform pv --mix hztiny.prof | sed 's/hztiny.prof/P/' > hztiny.txt && grep -q 'dropped (ITLBVIRT' hz0.txt && cmp hz0.txt hztiny.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
+    ${CMAKE_SOURCE_DIR}/workloads/profiles/linux-boot.prof
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_whatif_mix_tiny_wallhz_is_no_cap PROPERTIES TIMEOUT 60)

@@ -126,7 +126,8 @@ static void wall_report(FILE *f, const whatif_result *r, const char *mix)
     type_counts(ad, sizeof ad, r->wall_added, &nad);
     fprintf(f,
             "# guest tick exits (wall-time rule, rates of profile %s; "
-            "docs/whatif.md): the prediction ran %.6f s shorter; %llu exits "
+            "docs/whatif.md): the prediction ran %.6f s shorter on the guest "
+            "ticks' clock; %llu exits "
             "of the trace dropped%s%s%s, %llu repeated%s%s%s\n",
             mix, r->wall_gain, (unsigned long long)nrm, nrm ? " (" : "", rm,
             nrm ? ")" : "", (unsigned long long)nad, nad ? " (" : "", ad,

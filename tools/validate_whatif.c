@@ -717,7 +717,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             char line[300];
             if (wall_on)
                 snprintf(line, sizeof line, "guest tick exits: rates of "
-                         "profile %s; the prediction ran %.3f s shorter, "
+                         "profile %s; the prediction ran %.3f s shorter on the "
+                         "guest ticks' clock, "
                          "%llu exits dropped (ITLBVIRT %llu, DTLBVIRT %llu, "
                          "EMULINST %llu), %llu repeated", mix, res.wall_gain,
                          (unsigned long long)rm,
