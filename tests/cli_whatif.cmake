@@ -166,3 +166,7 @@ add_test(NAME cli_whatif_mix_tiny_wallhz_is_no_cap
     ${CMAKE_SOURCE_DIR}/workloads/profiles/linux-boot.prof
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_whatif_mix_tiny_wallhz_is_no_cap PROPERTIES TIMEOUT 60)
+# A directory given as the case is a read error naming it (fopen took it
+# and the reader saw an empty case: "no 'kind'").
+sim_cli_test(validate_case_is_directory 2 "~cases/': .*cases/: cannot be read \\(Is a directory\\)"
+  validate ${CMAKE_SOURCE_DIR}/tests/data/cases/)

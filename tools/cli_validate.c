@@ -243,6 +243,11 @@ static sim_err load_case(vcase *c, const char *dir, const char *name)
             continue;
         e = add_key(c, l, lineno);
     }
+    /* a read error (a directory given as the case: EISDIR) is no empty
+     * case ('no kind') */
+    if (e == SIM_OK && ferror(f))
+        e = sim_fail(SIM_ERR_IO, "validate: case '%s': %s: cannot be read "
+                                 "(%s)", name, c->path, strerror(errno));
     fclose(f);
     if (e != SIM_OK)
         return e;
