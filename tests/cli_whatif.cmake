@@ -170,3 +170,11 @@ set_tests_properties(cli_whatif_mix_tiny_wallhz_is_no_cap PROPERTIES TIMEOUT 60)
 # and the reader saw an empty case: "no 'kind'").
 sim_cli_test(validate_case_is_directory 2 "~cases/': .*cases/: cannot be read \\(Is a directory\\)"
   validate ${CMAKE_SOURCE_DIR}/tests/data/cases/)
+# sim record --model runs the core at its timebase clock: another core_hz
+# is refused before the guest runs (it was accepted, ignored, and the
+# trace's header said 667 MHz, so replay --model with the same --set then
+# refused the trace).
+sim_cli_test(record_model_core_hz_refused 2 "~core_hz = 533000000: cpu440 runs the core at its timebase clock, 667000000 Hz"
+  record boot --model --set core_hz=533M --exits 100 -o core533.bin)
+sim_cli_test(microbench_model_core_hz_refused 2 "~microbench: core_hz = 533000000: cpu440 runs the core at its timebase clock"
+  microbench --set core_hz=533M --trap mfmsr)

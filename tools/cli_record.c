@@ -255,6 +255,14 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_config_host_pages(&cfg, prm);
     stats_init(&c.st, unit, cfg.tb_hz);
 
+    /* cpu440's core runs at its timebase's clock, which the trace's header
+     * names: another core_hz was accepted and ignored (replay --model with
+     * the same --set then refused the trace) */
+    if (model && P(prm, core_hz) != (double)cfg.tb_hz)
+        return cli_usage_error(cmd, "core_hz = %.0f: cpu440 runs the core at "
+                               "its timebase clock, %llu Hz, which the trace "
+                               "records; another core_hz would be ignored",
+                               P(prm, core_hz), (unsigned long long)cfg.tb_hz);
     cpu440 *cpu = NULL;
     sim_err e = cpu440_new(&cpu, &cfg);
     if (e == SIM_OK)
@@ -703,6 +711,15 @@ int cli_microbench(int argc, char **argv)
     cpu440_config_default(&cfg);
     if (cm) /* the host pages of the model that prices the traps */
         cpu440_config_host_pages(&cfg, cost_params(cm));
+    /* as in sim record: the core runs at the timebase's clock */
+    if (cm && P(cost_params(cm), core_hz) != (double)cfg.tb_hz) {
+        double hz = P(cost_params(cm), core_hz);
+        cost_free(cm);
+        return cli_usage_error("microbench", "core_hz = %.0f: cpu440 runs "
+                               "the core at its timebase clock, %llu Hz; "
+                               "another core_hz would be ignored",
+                               hz, (unsigned long long)cfg.tb_hz);
+    }
     cpu440 *cpu = NULL;
     sim_err e = cpu440_new(&cpu, &cfg);
     if (e == SIM_OK && cm) {
