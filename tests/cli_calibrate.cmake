@@ -113,3 +113,11 @@ sim_cli_test(calibrate_perf_table_handled_time 1
   "~# handled time \\(the table has no guest time. TIMEINGUEST left out of both\\): table 191384179 usec"
   calibrate --trace @synth500.bin --table @../golden/table_nopv.perf.txt
             --fit cpi --max-iter 1 -o cal_perf.ini)
+# The start's own values that were not fitted (--params cpi = 2, --set
+# host_tick_hz=250) are in params.ini: the fit was made with them, and a
+# replay of the file alone took the defaults (cpi 1.5, 1068 ticks/s).
+add_test(NAME cli_calibrate_ini_keeps_held_start
+  COMMAND sh -c "printf 'cpi = 2\\n' > cal_start.ini && \"$0\" calibrate --trace \"$1\" --table \"$2\" --params cal_start.ini --set host_tick_hz=250 --fit icache_miss_cycles --max-iter 2 -o cal_held.ini >/dev/null; rc=$?; test $rc = 0 -o $rc = 1 && \"$0\" params show --params cal_held.ini > cal_held.txt && grep -Eq '^cpi +2 cycles/insn +file' cal_held.txt && grep -Eq '^host_tick_hz +250 .* file' cal_held.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_calibrate_ini_keeps_held_start PROPERTIES TIMEOUT 120)

@@ -436,6 +436,24 @@ int cli_calibrate(int argc, char **argv)
     if (col)
         fputc('\n', f);
     calib_write_values(f, &r);
+    /* the start's own values (--params, --set) that were not fitted: the
+     * fit was made with them, and a replay of this file alone took the
+     * defaults instead (a held cpi = 2 came back as 1.5) */
+    bool head = false;
+    for (int id = 0; id < PARAM__COUNT; id++) {
+        bool fitted = false;
+        for (int k = 0; k < r.nparam; k++)
+            fitted |= (int)r.par[k].id == id && r.par[k].state == CALIB_FITTED;
+        if (start.origin[id] == PO_DEFAULT || fitted)
+            continue;
+        if (!head)
+            fprintf(f, "; not fitted, as given at the start (--params, "
+                       "--set): the fit was made with them\n");
+        head = true;
+        fprintf(f, param_kind((param_id)id) == PK_INT ? "%s = %.0f\n"
+                                                      : "%s = %.9g\n",
+                param_name((param_id)id), start.v[id]);
+    }
     e = outfile_commit(&of);
     if (e != SIM_OK)
         return cli_report(e);
