@@ -113,3 +113,7 @@ sim_cli_test(calibrate_perf_table_handled_time 1
   "~# handled time \\(the table has no guest time. TIMEINGUEST left out of both\\): table 191384179 usec"
   calibrate --trace @synth500.bin --table @../golden/table_nopv.perf.txt
             --fit cpi --max-iter 1 -o cal_perf.ini)
+# a trace far smaller than its table: the report says the fit is rough
+sim_cli_test(calibrate_small_trace_note 0
+  "~# note: the trace has 500 exits, the table 10000000: .*fit is rough"
+  calibrate --trace @synth500.bin --table ${NOPV} --max-iter 2 -o cal_small.ini)
