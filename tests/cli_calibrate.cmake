@@ -116,4 +116,4 @@ sim_cli_test(calibrate_perf_table_handled_time 1
 # a trace far smaller than its table: the report says the fit is rough
 sim_cli_test(calibrate_small_trace_note 0
   "~# note: the trace has 500 exits, the table 10000000: .*fit is rough"
-  calibrate --trace @synth500.bin --table ${NOPV} --max-iter 2 -o cal_small.ini)
+  calibrate --trace @synth500.bin --table ${NOPV} -o cal_small.ini)
