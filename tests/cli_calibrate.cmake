@@ -121,3 +121,8 @@ add_test(NAME cli_calibrate_ini_keeps_held_start
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin ${NOPV}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_calibrate_ini_keeps_held_start PROPERTIES TIMEOUT 120)
+
+# a trace far smaller than its table: the report says the fit is rough
+sim_cli_test(calibrate_small_trace_note 0
+  "~# note: the trace has 500 exits, the table 10000000: .*fit is rough"
+  calibrate --trace @synth500.bin --table ${NOPV} -o cal_small.ini)

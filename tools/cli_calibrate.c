@@ -371,6 +371,15 @@ int cli_calibrate(int argc, char **argv)
             base_name(hwpath));
     calib_write_mix(rs, &r);
     calib_write_report(rs, &r);
+    if (r.hw_exits && r.trace_exits < r.hw_exits / 10 &&
+        r.trace_exits < 1000000)
+        fprintf(rs, "# note: the trace has %llu exits, the table %llu: the "
+                    "rare long exits (host work, preemptions) behind the "
+                    "table's averages and spreads come in few or none of "
+                    "them, so the fit is rough; use a trace of 1M exits or "
+                    "more (docs/calibration.md, \"How big a trace\")\n",
+                (unsigned long long)r.trace_exits,
+                (unsigned long long)r.hw_exits);
 
     /* the worst row among those holding >= 1% of the time */
     double worst = 0;
