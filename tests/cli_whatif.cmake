@@ -178,3 +178,9 @@ sim_cli_test(record_model_core_hz_refused 2 "~core_hz = 533000000: cpu440 runs t
   record boot --model --set core_hz=533M --exits 100 -o core533.bin)
 sim_cli_test(microbench_model_core_hz_refused 2 "~microbench: core_hz = 533000000: cpu440 runs the core at its timebase clock"
   microbench --set core_hz=533M --trap mfmsr)
+# A case's mix file is relative to the case's directory (it was read from
+# the current directory: "neither a built-in profile nor a readable file");
+# the line counts the emulations with their EMUL_* subtypes.
+sim_cli_test(validate_mix_relative_to_case 0
+  "~guest tick exits: rates of profile .*/linux-boot.prof; .* exits dropped \\(of them ITLBVIRT [0-9]+, DTLBVIRT [0-9]+, EMULINST with its EMUL_\\* [1-9]"
+  validate relmix --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
