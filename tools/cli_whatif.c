@@ -246,6 +246,9 @@ int cli_whatif(int argc, char **argv)
     int bad = cli_check_output_of(out, path);
     if (!bad)
         bad = cli_check_output_of(out, pfile);
+    /* a --mix file is an input too (-o over it replaced the profile) */
+    if (!bad)
+        bad = cli_check_output_of(out, mix);
     struct stat pst;
     size_t plen = plot ? strlen(plot) : 0;
     /* a directory is no base name: "DIR/" wrote DIR/.png and DIR/.svg */
@@ -258,7 +261,7 @@ int cli_whatif(int argc, char **argv)
     for (int k = 0; !bad && plot && k < 2; k++) {
         char pic[4096];
         snprintf(pic, sizeof pic, "%s.%s", plot, k ? "svg" : "png");
-        bad = cli_check_output(pic);
+        bad = cli_check_output_of(pic, mix);
     }
     if (bad)
         return bad;
