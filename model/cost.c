@@ -1641,9 +1641,13 @@ static sim_err hook_begin(void *ctx, const trace_header *h)
 {
     /* the trace's header gives the core clock its ticks were counted at;
      * a core_hz set to another value would be silently ignored */
-    double want = P(cost_params(ctx), core_hz);
-    if (h->core_hz && want != param_default(PARAM_core_hz) &&
-        (uint64_t)want != h->core_hz)
+    /* (given, even at the default's value: --set core_hz=667M on a
+     * 533 MHz trace was let through as if not given) */
+    const params *pp = cost_params(ctx);
+    double want = P(pp, core_hz);
+    bool given = pp->origin[PARAM_core_hz] != PO_DEFAULT ||
+                 want != param_default(PARAM_core_hz);
+    if (h->core_hz && given && (uint64_t)want != h->core_hz)
         return sim_fail(SIM_ERR_USAGE,
                         "core_hz = %.0f: the trace was made at its own core "
                         "clock, %llu Hz (its header), which the model uses; "

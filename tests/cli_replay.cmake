@@ -113,3 +113,11 @@ sim_cli_test(replay_params_need_model 2
   replay @synth500.bin --set cpi=5)
 sim_cli_test(replay_params_with_model 0 "~^EMULINST "
   replay @synth500.bin --model --set cpi=5)
+# core_hz given at the default's value (667M) on a trace made at another
+# clock is refused like any other value (it passed as if not given, and the
+# trace's 533 MHz priced the run).
+add_test(NAME cli_replay_core_hz_default_value_given
+  COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 200 --tb-hz 533M -o hz533.bin >/dev/null && \"$0\" replay hz533.bin --model --set core_hz=533M >/dev/null && ! \"$0\" replay hz533.bin --model --set core_hz=667M >/dev/null 2> hz533.err && grep -q 'core_hz = 667000000: the trace was made at its own core clock, 533000000 Hz' hz533.err"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_replay_core_hz_default_value_given PROPERTIES TIMEOUT 60)
