@@ -182,7 +182,7 @@ sim_cli_test(microbench_model_core_hz_refused 2 "~microbench: core_hz = 53300000
 # the current directory: "neither a built-in profile nor a readable file");
 # the line counts the emulations with their EMUL_* subtypes.
 sim_cli_test(validate_mix_relative_to_case 0
-  "~guest tick exits: rates of profile .*/linux-boot.prof; .* exits dropped \\(of them ITLBVIRT [0-9]+, DTLBVIRT [0-9]+, EMULINST with its EMUL_\\* [1-9]"
+  "~guest tick exits: rates of profile .*/linux-boot.prof. .* exits dropped \\(of them ITLBVIRT [0-9]+, DTLBVIRT [0-9]+, EMULINST with its EMUL_\\* [1-9]"
   validate relmix --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # seeds > 1 with a scaled prediction: each seed's total error is of the
 # scaled run, as the pooled one is (it was of the unscaled: ~-99% beside a
