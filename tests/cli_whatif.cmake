@@ -127,6 +127,8 @@ validate_refuses(badxf2 "6: whatif: unknown transform 'pvv'")
 validate_refuses(badacct "6: accounting = 3.0: expected 2.6.29")
 # ticks summed: the predicted TIMEINGUEST keeps the usec fractions (85 with
 # 2.6.29's truncation per sample)
+sim_cli_test(validate_debugfs_31_tables 0 "~verdict dbg31: PASS"
+  validate dbg31 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 sim_cli_test(validate_accounting_31 0 "~TIMEINGUEST +2,600 +45 +-98.3% +2,864 +107 "
   validate acct31 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(foldrow "8: budget.counts: 'EMUL_MTMSR' is folded into EMULINST")

@@ -65,6 +65,9 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
  * before it is added, as kernels 2.6.29-2.6.37) or "3.1" (timebase ticks
  * added, divided to usec when printed, as 3.1+); tables are in usec either
  * way. 0 on success, else the usage error's exit code (2). */
+/* --tb-per-usec N: a 3.1+ debugfs table's timebase ticks per usec (1 to
+ * 100000). Returns 0, or 2 after the usage message. */
+int cli_parse_tb_per_usec(const char *cmd, const char *arg, double *tb);
 int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u);
 /* The deprecated --unit usec|ticks, the same choice: warns on stderr. */
 int cli_parse_unit(const char *cmd, const char *arg, stats_unit *u);

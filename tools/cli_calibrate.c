@@ -64,6 +64,8 @@ static void help(FILE *f)
         "  --accounting A     the table's accounting: 2.6.29 (2.6.29-2.6.37,\n"
         "                     default) or 3.1 (3.1+), as sim replay (--unit\n"
         "                     usec|ticks: deprecated)\n"
+        "  --tb-per-usec N    HW is debugfs in the 3.1+ form: timebase ticks per\n"
+        "                     usec (e.g. 667), as sim table show\n"
         "\n"
         "exit codes: 0 fitted, 1 the fit did not converge (params.ini holds the\n"
         "best point and says so), 2 bad usage or input.\n");
@@ -194,6 +196,7 @@ int cli_calibrate(int argc, char **argv)
         {"rank-tol", required_argument, 0, 'r'},
         {"fd-step", required_argument, 0, 'd'},
         {"accounting", required_argument, 0, 'a'},
+        {"tb-per-usec", required_argument, 0, 'B'},
         {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -202,7 +205,8 @@ int cli_calibrate(int argc, char **argv)
     calib_opts_default(&o);
     const char *trace = NULL, *hwpath = NULL, *out = NULL, *pfile = NULL;
     char *sets[64];
-    int nsets = 0;
+    int nsets = 0, tb_given = 0;
+    double tb_per_usec = 0;
     const char *fitlist = NULL;
     char *fixes[16];
     int nfix = 0;
@@ -289,6 +293,13 @@ int cli_calibrate(int argc, char **argv)
             o.fd_step = x;
             break;
         }
+        case 'B':
+            if (tb_given++) /* one value: a second replaced the first */
+                return cli_usage_error("calibrate", "--tb-per-usec given "
+                                                    "twice");
+            if (cli_parse_tb_per_usec("calibrate", optarg, &tb_per_usec))
+                return 2;
+            break;
         case 'a':
             if (cli_parse_accounting("calibrate", optarg, &o.unit))
                 return 2;
@@ -336,7 +347,7 @@ int cli_calibrate(int argc, char **argv)
     if ((rc = cli_params_resolve(&start, pfile, sets, nsets)) != 0)
         return rc;
     static table hw;
-    sim_err e = table_read_file(&hw, hwpath, TFMT_AUTO);
+    sim_err e = table_read_file_tb(&hw, hwpath, TFMT_AUTO, tb_per_usec);
     if (e != SIM_OK)
         return cli_report(e);
     char sh_trace[65], sh_table[65];

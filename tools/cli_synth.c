@@ -32,6 +32,8 @@ static void help(FILE *f)
         "  --tb-hz HZ       timebase frequency, 1 MHz to 4 GHz (default 667000000;\n"
         "                   on 440EP/EPx the timebase runs at the core clock,\n"
         "                   and the trace's core clock is this one)\n"
+        "  --tb-per-usec N  the table (--profile, --like) is debugfs in the 3.1+\n"
+        "                   form: timebase ticks per usec, as sim table show\n"
         "  -o FILE          output trace (temporary name, renamed when complete)\n"
         "\n"
         "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
@@ -64,7 +66,7 @@ static int list_mixes(void)
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
-                      const char *profile)
+                      const char *profile, double tb_per_usec)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -77,7 +79,7 @@ static int synth_like(const char *like, const char *mix,
         (c = cli_check_output_of(out, mix)))
         return c;
     static table t;
-    sim_err e = table_read_file(&t, like, TFMT_AUTO);
+    sim_err e = table_read_file_tb(&t, like, TFMT_AUTO, tb_per_usec);
     if (e != SIM_OK)
         return cli_report(e);
     static exitprof p;
@@ -209,12 +211,14 @@ int cli_trace_synth(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"like", required_argument, 0, 'L'},
         {"mix", required_argument, 0, 'm'},
+        {"tb-per-usec", required_argument, 0, 'B'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     unsigned long long exits = 0, seed = 1, tb_hz = 667000000ULL;
     const char *profile = NULL, *out = NULL, *like = NULL, *mix = NULL;
     bool have_exits = false;
+    double tb_per_usec = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -238,6 +242,13 @@ int cli_trace_synth(int argc, char **argv)
             break;
         case 't':
             if (cli_parse_tb_hz("trace synth", optarg, &tb_hz))
+                return 2;
+            break;
+        case 'B':
+            if (tb_per_usec > 0)
+                return cli_usage_error("trace synth", "--tb-per-usec given "
+                                                      "twice");
+            if (cli_parse_tb_per_usec("trace synth", optarg, &tb_per_usec))
                 return 2;
             break;
         case 'o':
@@ -264,7 +275,7 @@ int cli_trace_synth(int argc, char **argv)
         return list_mixes();
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
-                          profile);
+                          profile, tb_per_usec);
     if (mix)
         return cli_usage_error("trace synth", "--mix needs --like TABLE");
     if (!have_exits)
@@ -278,7 +289,7 @@ int cli_trace_synth(int argc, char **argv)
     sim_err e;
     if (profile) {
         static table t;
-        e = table_read_file(&t, profile, TFMT_AUTO);
+        e = table_read_file_tb(&t, profile, TFMT_AUTO, tb_per_usec);
         if (e != SIM_OK)
             return cli_report(e);
         const char *base = strrchr(profile, '/');

@@ -227,18 +227,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, topts *o,
         case O_FOLD: o->fold = true; break;
         case O_CHECK: o->check = true; break;
         case O_PROP: o->proportions = true; break;
-        case O_TB: {
-            char *end;
-            o->tb = strtod(optarg, &end);
-            /* a timebase of 1 MHz to 100 GHz */
-            if (end == optarg || *end || !(o->tb >= 1) || !(o->tb <= 1e5))
-                return cli_usage_error(cmd,
-                                       "--tb-per-usec wants the timebase in "
-                                       "ticks per usec (MHz), from 1 to "
-                                       "100000, not '%s'",
-                                       optarg);
+        case O_TB:
+            if (cli_parse_tb_per_usec(cmd, optarg, &o->tb))
+                return 2;
             break;
-        }
         }
     }
     if (!o->out)

@@ -128,6 +128,19 @@ int cli_dispatch(const char *cmd, const char *noun, int argc, char **argv,
                            names);
 }
 
+int cli_parse_tb_per_usec(const char *cmd, const char *arg, double *tb)
+{
+    char *end;
+    *tb = strtod(arg, &end);
+    /* a timebase of 1 MHz to 100 GHz */
+    if (end == arg || *end || !(*tb >= 1) || !(*tb <= 1e5))
+        return cli_usage_error(cmd,
+                               "--tb-per-usec wants the timebase in ticks "
+                               "per usec (MHz), from 1 to 100000, not '%s'",
+                               arg);
+    return 0;
+}
+
 int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u)
 {
     if (!strcmp(arg, "2.6.29"))

@@ -53,6 +53,27 @@ static sim_err case_unit(const vcase *c, stats_unit *u)
                                        "3.1 (ticks summed)", a);
 }
 
+/* A 3.1+ kernel's debugfs tables hold sum_squared in tick x usec: with
+ * `accounting = 3.1` they are read with the board's timebase (the params
+ * file's core_hz, else 667 MHz; the 440's timebase runs at the core
+ * clock), else 0 (as printed). Into buf as text for the steps' argv. */
+static double case_tb_per_usec(const vcase *c, char *buf, size_t n)
+{
+    stats_unit u;
+    buf[0] = '\0';
+    if (case_unit(c, &u) != SIM_OK || u != STATS_TICKS)
+        return 0;
+    static params bp;
+    params_init(&bp);
+    char pf[600];
+    if (vcase_path(c, "params", pf, sizeof pf) &&
+        params_load_file(&bp, pf) != SIM_OK)
+        return 0; /* the params step names the file's error */
+    double tb = P(&bp, core_hz) / 1e6;
+    snprintf(buf, n, "%.17g", tb);
+    return tb;
+}
+
 /* "a b c" -> argv (in place in buf). */
 static int split(char *buf, const char **argv, int max)
 {
@@ -233,6 +254,11 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         }
         argv[n++] = "--tb-hz";
         argv[n++] = hz;
+        char tpu[40];
+        if (case_tb_per_usec(c, tpu, sizeof tpu) > 0) {
+            argv[n++] = "--tb-per-usec";
+            argv[n++] = tpu;
+        }
         argv[n++] = "--seed";
         argv[n++] = seed_arg;
         argv[n++] = "-o";
@@ -268,7 +294,9 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
         !vcase_path(c, "baseline.table", p, sizeof p))
         return SIM_OK;
     static table hw;
-    sim_err e = table_read_file(&hw, p, TFMT_AUTO);
+    char tpu[40];
+    sim_err e = table_read_file_tb(&hw, p, TFMT_AUTO,
+                                   case_tb_per_usec(c, tpu, sizeof tpu));
     if (e != SIM_OK)
         return e;
     uint64_t total = table_exits(&hw);
@@ -322,18 +350,20 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     sim_err e = case_unit(c, &unit);
     if (e != SIM_OK)
         return e;
-    const char *argv[] = {"calibrate",
-                          "--trace",
-                          trace,
-                          "--table",
-                          p,
-                          "-o",
-                          ini,
-                          "--accounting",
-                          unit == STATS_TICKS ? "3.1" : "2.6.29",
-                          given ? "--params" : NULL,
-                          start,
-                          NULL};
+    char tpu[40];
+    const char *argv[16] = {"calibrate", "--trace", trace, "--table", p,
+                            "-o",        ini,       "--accounting",
+                            unit == STATS_TICKS ? "3.1" : "2.6.29"};
+    int n = 9;
+    if (case_tb_per_usec(c, tpu, sizeof tpu) > 0) {
+        argv[n++] = "--tb-per-usec";
+        argv[n++] = tpu;
+    }
+    if (given) {
+        argv[n++] = "--params";
+        argv[n++] = start;
+    }
+    argv[n] = NULL;
     int code;
     e = step(c, "sim calibrate", argv, &code);
     if (e != SIM_OK)
@@ -383,7 +413,11 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     char p[600], buf[512], seed_set[40], sets[256];
     if (vcase_path(c, "measured.table", p, sizeof p)) {
         note(c, notes, "measured: %s", vcase_get(c, "measured.table"));
-        return table_read_file(t, p, TFMT_AUTO);
+    {
+        char tpu[40];
+        return table_read_file_tb(t, p, TFMT_AUTO,
+                                  case_tb_per_usec(c, tpu, sizeof tpu));
+    }
     }
     snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     const char *a = vcase_get(c, "measured.record");
