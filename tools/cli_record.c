@@ -258,7 +258,10 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     /* cpu440's core runs at its timebase's clock, which the trace's header
      * names: another core_hz was accepted and ignored (replay --model with
      * the same --set then refused the trace) */
-    if (model && P(prm, core_hz) != (double)cfg.tb_hz)
+    /* (given: the default is 667 MHz, a workload's timebase may be
+     * another - the Linux boot's device tree says 400 MHz) */
+    if (model && prm->origin[PARAM_core_hz] != PO_DEFAULT &&
+        P(prm, core_hz) != (double)cfg.tb_hz)
         return cli_usage_error(cmd, "core_hz = %.0f: cpu440 runs the core at "
                                "its timebase clock, %llu Hz, which the trace "
                                "records; another core_hz would be ignored",
@@ -712,7 +715,8 @@ int cli_microbench(int argc, char **argv)
     if (cm) /* the host pages of the model that prices the traps */
         cpu440_config_host_pages(&cfg, cost_params(cm));
     /* as in sim record: the core runs at the timebase's clock */
-    if (cm && P(cost_params(cm), core_hz) != (double)cfg.tb_hz) {
+    if (cm && cost_params(cm)->origin[PARAM_core_hz] != PO_DEFAULT &&
+        P(cost_params(cm), core_hz) != (double)cfg.tb_hz) {
         double hz = P(cost_params(cm), core_hz);
         cost_free(cm);
         return cli_usage_error("microbench", "core_hz = %.0f: cpu440 runs "
