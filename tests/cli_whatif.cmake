@@ -33,6 +33,10 @@ sim_cli_test(validate_cases_from_anywhere 0 "~verdict arm64-mair: PASS"
 # its relative table paths resolved from its directory
 sim_cli_test(validate_case_by_path 0 "~verdict arm64-mair: PASS"
   validate ${CMAKE_SOURCE_DIR}/validation/cases/arm64-mair.case)
+# two cases of one name (another directory's file of that name): their
+# plots and report entries would be one; refused before any runs
+sim_cli_test(validate_two_cases_one_name 2 "~two cases named 'arm64-mair'"
+  validate arm64-mair ${CMAKE_SOURCE_DIR}/validation/cases/arm64-mair.case)
 sim_cli_test(validate_case_path_missing 2 "~no case '/nonexistent/board\\.case' \\(/nonexistent/board\\.case: No such file"
   validate /nonexistent/board.case)
 sim_cli_test(validate_unknown_case 2 "~no case 'nope'"

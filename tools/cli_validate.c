@@ -194,21 +194,31 @@ static sim_err add_key(vcase *c, char *line, unsigned lineno)
     return SIM_OK;
 }
 
+/* A CASE argument's name: a case file's without its directory and
+ * ".case", else the name itself. */
+static void case_name(const char *arg, char *buf, size_t n)
+{
+    size_t al = strlen(arg);
+    bool file = strchr(arg, '/') || (al > 5 && !strcmp(arg + al - 5, ".case"));
+    const char *slash = strrchr(arg, '/');
+    const char *base = file && slash ? slash + 1 : arg;
+    size_t bl = strlen(base);
+    if (file && bl > 5 && !strcmp(base + bl - 5, ".case"))
+        bl -= 5;
+    snprintf(buf, n, "%.*s", (int)bl, base);
+}
+
 static sim_err load_case(vcase *c, const char *dir, const char *name)
 {
     memset(c, 0, sizeof *c);
     size_t nl = strlen(name);
     bool file = strchr(name, '/') || (nl > 5 && !strcmp(name + nl - 5, ".case"));
+    case_name(name, c->name, sizeof c->name);
     if (file) {
         /* a case file of the user's own (another board's tables): its name
          * is the file's without the directory and ".case", its relative
          * paths are from its own directory */
         const char *slash = strrchr(name, '/');
-        const char *base = slash ? slash + 1 : name;
-        size_t bl = strlen(base);
-        if (bl > 5 && !strcmp(base + bl - 5, ".case"))
-            bl -= 5;
-        snprintf(c->name, sizeof c->name, "%.*s", (int)bl, base);
         if (slash)
             snprintf(c->dir, sizeof c->dir, "%.*s",
                      slash == name ? 1 : (int)(slash - name), name);
@@ -216,7 +226,6 @@ static sim_err load_case(vcase *c, const char *dir, const char *name)
             snprintf(c->dir, sizeof c->dir, ".");
         snprintf(c->path, sizeof c->path, "%s", name);
     } else {
-        snprintf(c->name, sizeof c->name, "%s", name);
         snprintf(c->dir, sizeof c->dir, "%s", dir);
         snprintf(c->path, sizeof c->path, "%s/%s.case", dir, name);
     }
@@ -452,6 +461,24 @@ int cli_validate(int argc, char **argv)
         free(names);
         return 0;
     }
+    /* two cases of one name (dir1/board.case, dir2/board.case) would
+     * write the same pictures and JSON names: refused before any runs */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            char a[256], b[256];
+            case_name(names[i], a, sizeof a);
+            case_name(names[j], b, sizeof b);
+            if (!strcmp(a, b)) {
+                int rc2 = cli_usage_error("validate", "two cases named '%s' "
+                                          "('%s' and '%s'): their plots and "
+                                          "report entries would be one",
+                                          a, names[i], names[j]);
+                for (int k = 0; k < n; k++)
+                    free(names[k]);
+                free(names);
+                return rc2;
+            }
+        }
     int rc = 0;
     json_t *jcases = json_array();
     for (int i = 0; i < n; i++) {
