@@ -294,6 +294,17 @@ sim_err exitprof_wall(exitprof *p, const char *const *traces, int n)
             return e; /* p as it was */
         x[k] = runs[k].seconds;
     }
+    /* recordings stopped at one --exits N all hold N exits whatever their
+     * duration: their counts cannot follow the run's length */
+    bool same = true;
+    for (int k = 1; k < n; k++)
+        same = same && runs[k].exits == runs[0].exits;
+    if (same)
+        return sim_fail(SIM_ERR_USAGE, "profile: the %d wall-time "
+                        "recordings all hold %llu exits: runs cut at one "
+                        "--exits N cannot show how counts follow the run's "
+                        "length (record each to its end)",
+                        n, (unsigned long long)runs[0].exits);
     double rate[EXIT__COUNT];
     /* a slope counts when it is above zero at the 95% level (two-sided t
      * with n - 2 degrees of freedom): a count that moves by a few exits

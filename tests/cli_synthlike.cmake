@@ -77,3 +77,11 @@ add_test(NAME cli_profile_wall_output_is_input
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_small.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_profile_wall_output_is_input PROPERTIES TIMEOUT 60)
+# recordings cut at one --exits N hold N exits whatever their duration: no
+# rate can come from them (the fit gave every type a slope of 0 silently)
+add_test(NAME cli_profile_wall_cut_runs
+  COMMAND sh -c "for d in 250 1375 2500; do \"$0\" record boot --model --exits 3000 --set dispatch_insns=$d --set host_tick_hz=0 --set host_irq_hz=0 --set signal_hz=0 --set stall_hz=0 --no-console -o cut$d.bin > /dev/null || exit 1; done; \"$0\" record boot --exits 3000 --no-console -o cutbase.bin > /dev/null || exit 1; ! \"$0\" trace profile cutbase.bin --name boot --wall cut250.bin --wall cut1375.bin --wall cut2500.bin -o cut.prof 2> cut.err && grep -q 'all hold 3000 exits' cut.err && test ! -e cut.prof"
+          $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_profile_wall_cut_runs PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${SIM_TEST_ENV}")
