@@ -519,7 +519,12 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             double sec;
             unsigned long long ticks, ex;
             char tail;
-            if (sscanf(rest, "%lf %llu %llu %c", &sec, &ticks, &ex,
+            /* (%llu reads "-1" as 2^64 - 1, %lf reads hex: decimal only;
+             * the seconds may have an exponent, the counts no sign) */
+            const char *counts = rest + strspn(rest, " ");
+            counts += strcspn(counts, " ");
+            if (strpbrk(rest, "xX") || strpbrk(counts, "-+") ||
+                sscanf(rest, "%lf %llu %llu %c", &sec, &ticks, &ex,
                        &tail) != 3 ||
                 !(sec > 0 && sec < 1e9))
                 return bad(name, ln, "wallrun: expected seconds (> 0), guest "
@@ -530,7 +535,8 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
         } else if (!strcmp(kw, "wallhz")) {
             char *end;
             double v = strtod(rest, &end);
-            if (end == rest || *end || !(v >= 0 && v < 1e9))
+            if (end == rest || *end || strpbrk(rest, "xX") ||
+                !(v >= 0 && v < 1e9))
                 return bad(name, ln, "wallhz: expected ticks per second "
                                      "(>= 0)");
             if (have_wallhz)
@@ -549,7 +555,7 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             double v = strtod(s, &end);
             while (*end == ' ')
                 end++;
-            if (end == s || *end || !(v >= 0 && v < 1e9))
+            if (end == s || *end || strpbrk(s, "xX") || !(v >= 0 && v < 1e9))
                 return bad(name, ln, "wall: expected TYPE and exits per "
                                      "second (>= 0)");
             if (have_wall[t])

@@ -154,7 +154,13 @@ static void test_text_old_and_new(void)
     free(buf);
     static const char *const bad[] = {"wall DEC 5\n", "wall EMULINST -1\n",
                                       "wall EMULINST\n", "wallhz x\n",
-                                      "wallrun 0 1 1\n"};
+                                      "wallrun 0 1 1\n",
+                                      /* decimal only: %llu took -1 as
+                                       * 2^64 - 1, strtod took hex */
+                                      "wallrun 2.5 -1 100\n",
+                                      "wallrun 2.5 10 +100\n",
+                                      "wall EMULINST 0x10\n",
+                                      "wallhz 0x96\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char t[2048];
         int n = snprintf(t, sizeof t, "%s%s", old_prof, bad[i]);
@@ -182,7 +188,9 @@ static void test_text_duplicate_wall_lines(void)
                         SIM_ERR_FORMAT);
         CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "dup.prof:10: a second"));
     }
-    int n = snprintf(t, sizeof t, "%swall ITLBVIRT 6116\nwall DTLBVIRT 3\n",
+    int n = snprintf(t, sizeof t,
+                     "%swall ITLBVIRT 6116\nwall DTLBVIRT 3\n"
+                     "wallrun 1.5e-05 1 100\n",
                      old_prof);
     CU_ASSERT_EQUAL_FATAL(exitprof_parse(&r, t, (size_t)n, "two.prof"),
                           SIM_OK);
