@@ -105,28 +105,28 @@ void tracetext_write_rec(FILE *f, const trace_rec *r)
     }
 }
 
+static sim_err dump_header(void *out, const trace_header *h)
+{
+    tracetext_write_header(out, h);
+    return SIM_OK;
+}
+
+static sim_err dump_chunk(void *out, const trace_rec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tracetext_write_rec(out, &recs[i]);
+    return SIM_OK;
+}
+
 sim_err tracetext_dump(const char *path, FILE *out,
                        trace_progress_fn progress, void *ctx)
 {
-    trace_reader *r;
-    sim_err e = trace_reader_open(&r, path);
-    if (e)
-        return e;
-    tracetext_write_header(out, trace_reader_header(r));
-    uint64_t done = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
-            break;
-        for (size_t i = 0; i < n; i++)
-            tracetext_write_rec(out, &recs[i]);
-        done += n;
-        if (progress)
-            progress(ctx, done, 0);
-    }
-    trace_reader_close(r);
-    return e;
+    trace_pass p = {.ctx = out,
+                    .header = dump_header,
+                    .chunk = dump_chunk,
+                    .progress = progress,
+                    .progress_ctx = ctx};
+    return trace_pass_file(path, &p, NULL);
 }
 
 /* ======================= pack ======================= */
