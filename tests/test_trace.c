@@ -886,6 +886,8 @@ static void test_pack_rejects_malformed_lines(void)
         {"header version=2 tb_hz=1 core_hz=1\n", SIM_ERR_VERSION,
          "t.txt:1:16: trace version 2 is newer than this sim440"},
         {"header tb_hz=0 core_hz=1\n", SIM_ERR_RANGE, "t.txt:1:14: tb_hz"},
+        {"header tb_hz=1 junk core_hz=1\n", SIM_ERR_FORMAT,
+         "t.txt:1:16: expected key=value, found 'junk'"},
         {"header tb_hz=1 core_hz=1 workload=\"abc\n", SIM_ERR_FORMAT,
          "t.txt:1:35: workload: unterminated string"},
         {"header tb_hz=1 core_hz=1 workload=abc\n", SIM_ERR_FORMAT,
