@@ -373,18 +373,14 @@ static sim_err header_decode(const char *name, const unsigned char *p,
      * the rest of the header out differently. */
     if (got >= HDR_OFF_VERSION + 2) {
         unsigned v = get16(p + HDR_OFF_VERSION);
-        if (v > TRACE_VERSION)
+        bool newer = v > TRACE_VERSION;
+        if (v != TRACE_VERSION)
             return sim_fail(SIM_ERR_VERSION,
-                            "%s: byte %u: trace version %u is "
-                            "newer than this sim440 (reads version %u): "
-                            "upgrade sim440",
-                            name, HDR_OFF_VERSION, v, TRACE_VERSION);
-        if (v < TRACE_VERSION)
-            return sim_fail(SIM_ERR_VERSION,
-                            "%s: byte %u: trace version %u is "
-                            "too old for this sim440 (reads version %u): "
-                            "re-create the trace",
-                            name, HDR_OFF_VERSION, v, TRACE_VERSION);
+                            "%s: byte %u: trace version %u is %s this "
+                            "sim440 (reads version %u): %s",
+                            name, HDR_OFF_VERSION, v,
+                            newer ? "newer than" : "too old for", TRACE_VERSION,
+                            newer ? "upgrade sim440" : "re-create the trace");
     }
     if (got < TRACE_HEADER_SIZE)
         return sim_fail(SIM_ERR_TRUNC,
