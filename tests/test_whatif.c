@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guest_stages.h"
 #include "platform/platform.h"
 #include "stats.h"
 #include "synth.h"
@@ -161,13 +162,7 @@ static void test_pv_removed_entries_take_their_own_guest_time(void)
     quiet(&p);
     P(&p, cpi) = 1;
     P(&p, guest_cpi) = 1;
-    P(&p, stub_insns) = 32;
-    P(&p, entry_tail_insns) = 22;
-    P(&p, stub_code_lines) = 4;
-    P(&p, tail_code_lines) = 3;
-    P(&p, icache_miss_cycles) = 10;
-    P(&p, guest_code_lines) = 8;
-    P(&p, shadow_refill_cycles) = 3;
+    test_guest_stages(&p);
     pack(run_trace);
     CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
     CU_ASSERT_EQUAL(g_res.removed, 2);
