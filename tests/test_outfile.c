@@ -174,6 +174,39 @@ static void test_abort_removes_temp(void)
     free(b);
 }
 
+/* finish: an error removes the half-written file, its message kept; no
+ * error commits. */
+static void test_finish_commits_or_aborts(void)
+{
+    char d[512], p[600];
+    scratch("finish", d, sizeof d);
+    snprintf(p, sizeof p, "%s/f.txt", d);
+    write_text(p, "keep\n");
+    outfile o;
+    CU_ASSERT_FATAL(outfile_open(&o, p) == SIM_OK);
+    fputs("half", o.f);
+    sim_err e = sim_fail(SIM_ERR_FORMAT, "input: line 3: bad");
+    CU_ASSERT_EQUAL(outfile_finish(&o, e), SIM_ERR_FORMAT);
+    CU_ASSERT_STRING_EQUAL(sim_errmsg(), "input: line 3: bad");
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    size_t n;
+    unsigned char *b = test_slurp(p, &n);
+    CU_ASSERT(b && n == 5 && memcmp(b, "keep\n", 5) == 0);
+    free(b);
+    CU_ASSERT_FATAL(outfile_open(&o, p) == SIM_OK);
+    fputs("new\n", o.f);
+    CU_ASSERT_EQUAL(outfile_finish(&o, SIM_OK), SIM_OK);
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    b = test_slurp(p, &n);
+    CU_ASSERT(b && n == 4 && memcmp(b, "new\n", 4) == 0);
+    free(b);
+    /* a failing commit is its error: /dev/full is written in place */
+    CU_ASSERT_FATAL(outfile_open(&o, "/dev/full") == SIM_OK);
+    fputs("x", o.f);
+    CU_ASSERT_EQUAL(outfile_finish(&o, SIM_OK), SIM_ERR_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "/dev/full: write failed"));
+}
+
 /* An output another program writes by name: a temporary file beside it,
  * renamed by commit; a stream cannot be one. */
 static void test_named_output(void)
@@ -310,6 +343,7 @@ static CU_TestInfo tests[] = {
     {"an output that is an input is refused", test_output_is_input_refused},
     {"a FIFO is written in place, one output", test_fifo_in_place_one_output},
     {"abort removes the temporary file", test_abort_removes_temp},
+    {"finish commits, or aborts on an error", test_finish_commits_or_aborts},
     {"an output written by another program", test_named_output},
     {"a scratch file goes with abort", test_scratch_file},
     {"SIGTERM removes the temporary files", test_sigterm_removes_temps},
