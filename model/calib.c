@@ -410,78 +410,84 @@ static void cb_iter(const size_t iter, void *arg,
 
 /* ---- loading the (subsampled) trace ---- */
 
+/* One load_trace pass: which records are kept, and the counts. */
+typedef struct load_pass {
+    fitctx *c;
+    const char *path;
+    calib_result *r;
+    bool count;         /* the trace's counts into r too */
+    bool sub;           /* subsampled: */
+    uint64_t L, stride; /* blocks of L consecutive exits every stride */
+    size_t cap;         /* of c->recs */
+    uint64_t exits;
+    int last; /* the last exit's type: the kernel never charges it */
+} load_pass;
+
+static sim_err load_header(void *ctx, const trace_header *h)
+{
+    load_pass *l = ctx;
+    l->c->h = *h;
+    return SIM_OK;
+}
+
+static sim_err load_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    load_pass *l = ctx;
+    fitctx *c = l->c;
+    for (size_t i = 0; i < n; i++) {
+        const trace_rec *q = &recs[i];
+        bool keep = true;
+        if (q->kind == TREC_EXIT) {
+            if (l->sub) {
+                uint64_t b = l->exits / l->stride, off = l->exits % l->stride;
+                keep = b < CALIB_BLOCKS && off < l->L;
+            }
+            l->exits++;
+            if (l->count)
+                l->r->row[q->type].count_trace++;
+            l->last = q->type;
+        }
+        if (!keep)
+            continue;
+        if (c->nrecs == l->cap) {
+            size_t nc = l->cap ? l->cap * 2 : 65536;
+            trace_rec *nr = realloc(c->recs, nc * sizeof *nr);
+            if (!nr)
+                return sim_fail(SIM_ERR_NOMEM,
+                                "calibrate: %s: out of memory holding "
+                                "the records (use --subsample)",
+                                l->path);
+            c->recs = nr;
+            l->cap = nc;
+        }
+        c->recs[c->nrecs++] = *q;
+    }
+    return SIM_OK;
+}
+
 /* Loads the records the fit replays: `want` exits (0: all) in
  * CALIB_BLOCKS blocks. With count, also the trace's counts into r. */
 static sim_err load_trace(fitctx *c, const char *path, calib_result *r,
                           uint64_t want, bool count)
 {
-    trace_footer foot;
-    trace_header h;
-    uint64_t nex = 0;
-    if (trace_read_footer(path, &h, &foot) == SIM_OK)
-        nex = foot.n_exits;
-    sim_clear_error();
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e != SIM_OK)
-        return e;
-    c->h = *trace_reader_header(rd);
+    uint64_t nex = trace_footer_hint(path).n_exits;
+    load_pass l = {.c = c, .path = path, .r = r, .count = count, .last = -1};
     /* (a trace of fewer than CALIB_BLOCKS exits is replayed whole) */
-    bool sub = want > 0 && nex > want && nex >= CALIB_BLOCKS;
-    /* blocks of L consecutive exits every stride exits */
-    uint64_t L = sub ? want / CALIB_BLOCKS : 0;
-    uint64_t stride = sub ? nex / CALIB_BLOCKS : 0;
-    if (sub && L == 0)
-        L = 1;
-    size_t cap = 0;
-    uint64_t exits = 0;
-    int last = -1; /* the last exit's type: the kernel never charges it */
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        for (size_t i = 0; i < n; i++) {
-            const trace_rec *q = &recs[i];
-            bool keep = true;
-            if (q->kind == TREC_EXIT) {
-                if (sub) {
-                    uint64_t b = exits / stride, off = exits % stride;
-                    keep = b < CALIB_BLOCKS && off < L;
-                }
-                exits++;
-                if (count)
-                    r->row[q->type].count_trace++;
-                last = q->type;
-            }
-            if (!keep)
-                continue;
-            if (c->nrecs == cap) {
-                size_t nc = cap ? cap * 2 : 65536;
-                trace_rec *nr = realloc(c->recs, nc * sizeof *nr);
-                if (!nr) {
-                    trace_reader_close(rd);
-                    return sim_fail(SIM_ERR_NOMEM,
-                                    "calibrate: %s: out of memory holding "
-                                    "the records (use --subsample)",
-                                    path);
-                }
-                c->recs = nr;
-                cap = nc;
-            }
-            c->recs[c->nrecs++] = *q;
-        }
-    }
-    trace_reader_close(rd);
+    l.sub = want > 0 && nex > want && nex >= CALIB_BLOCKS;
+    l.L = l.sub ? want / CALIB_BLOCKS : 0;
+    l.stride = l.sub ? nex / CALIB_BLOCKS : 0;
+    if (l.sub && l.L == 0)
+        l.L = 1;
+    trace_pass p = {.ctx = &l, .header = load_header, .chunk = load_chunk};
+    sim_err e = trace_pass_file(path, &p, NULL);
     if (e != SIM_OK)
         return e;
     /* counts as the replayed table charges them (all exits but the last),
      * so the mix printed here agrees with sim replay's table */
-    if (last >= 0 && count)
-        r->row[last].count_trace--;
-    r->trace_exits = exits;
-    if (exits == 0)
+    if (l.last >= 0 && count)
+        r->row[l.last].count_trace--;
+    r->trace_exits = l.exits;
+    if (l.exits == 0)
         return sim_fail(SIM_ERR_FORMAT,
                         "calibrate: %s: the trace has no exits", path);
     uint64_t kept = 0;
@@ -800,31 +806,36 @@ static void fill_rows(const fitctx *c, const evalout *e, calib_result *r,
         r->total = total;
 }
 
+/* One full_check pass: the evaluator, once the header has begun it. */
+typedef struct check_pass {
+    evaluator ev;
+    const params *p;
+    stats_unit unit;
+    bool begun;
+} check_pass;
+
+static sim_err check_header(void *ctx, const trace_header *h)
+{
+    check_pass *k = ctx;
+    sim_err e = ev_begin(&k->ev, k->p, h, k->unit);
+    k->begun = e == SIM_OK;
+    return e;
+}
+
+static sim_err check_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    return ev_records(&((check_pass *)ctx)->ev, recs, n);
+}
+
 static sim_err full_check(fitctx *c, const char *path, calib_result *r)
 {
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e != SIM_OK)
+    check_pass k = {.p = &r->fitted, .unit = c->o->unit};
+    trace_pass p = {.ctx = &k, .header = check_header, .chunk = check_chunk};
+    sim_err e = trace_pass_file(path, &p, NULL);
+    if (!k.begun)
         return e;
-    evaluator ev;
-    e = ev_begin(&ev, &r->fitted, trace_reader_header(rd), c->o->unit);
-    if (e != SIM_OK) {
-        trace_reader_close(rd);
-        return e;
-    }
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        e = ev_records(&ev, recs, n);
-        if (e != SIM_OK)
-            break;
-    }
-    trace_reader_close(rd);
     evalout o;
-    ev_end(&ev, c->fold, &o);
+    ev_end(&k.ev, c->fold, &o);
     if (e != SIM_OK)
         return e;
     double scale = r->trace_exits

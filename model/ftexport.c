@@ -189,38 +189,40 @@ static void put_rec(exporter *x, const trace_rec *r)
     }
 }
 
+static sim_err export_header(void *ctx, const trace_header *h)
+{
+    exporter *x = ctx;
+    x->tb_hz = h->tb_hz;
+    fprintf(x->out, "# tracer: nop\n"
+                    "#\n"
+                    "#                              _-----=> irqs-off\n"
+                    "#                             / _----=> need-resched\n"
+                    "#                            | / _---=> hardirq/softirq\n"
+                    "#                            || / _--=> preempt-depth\n"
+                    "#                            ||| /     delay\n"
+                    "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+                    "#              | |       |   ||||       |         |\n");
+    return SIM_OK;
+}
+
+static sim_err export_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_rec(ctx, &recs[i]);
+    return SIM_OK;
+}
+
 sim_err ftexport_trace(const char *path, FILE *out, const ftexport_opts *o,
                        ftexport_stats *st)
 {
     memset(st, 0, sizeof *st);
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e)
-        return e;
-    exporter x = {
-        .out = out, .o = o, .tb_hz = trace_reader_header(rd)->tb_hz, .st = st};
-    fprintf(out, "# tracer: nop\n"
-                 "#\n"
-                 "#                              _-----=> irqs-off\n"
-                 "#                             / _----=> need-resched\n"
-                 "#                            | / _---=> hardirq/softirq\n"
-                 "#                            || / _--=> preempt-depth\n"
-                 "#                            ||| /     delay\n"
-                 "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-                 "#              | |       |   ||||       |         |\n");
-    uint64_t done = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(rd, &recs, &n)) || n == 0)
-            break;
-        for (size_t i = 0; i < n; i++)
-            put_rec(&x, &recs[i]);
-        done += n;
-        if (o->progress)
-            o->progress(o->progress_ctx, done, 0);
-    }
-    close_open(&x);
-    trace_reader_close(rd);
+    exporter x = {.out = out, .o = o, .st = st};
+    trace_pass p = {.ctx = &x,
+                    .header = export_header,
+                    .chunk = export_chunk,
+                    .progress = o->progress,
+                    .progress_ctx = o->progress_ctx};
+    sim_err e = trace_pass_file(path, &p, NULL);
+    close_open(&x); /* the last exit's follow-up lines */
     return e;
 }

@@ -210,63 +210,63 @@ static sim_err replay_model_chunk(stats *s, const trace_rec *recs, size_t n,
     return e;
 }
 
+/* One replay_file pass: where the records go. */
+typedef struct replay_pass {
+    const char *path;
+    const replay_opts *o;
+    stats *s;
+    replay_result *res;
+    uint64_t tb; /* the last timebase seen */
+} replay_pass;
+
+static sim_err replay_header(void *ctx, const trace_header *h)
+{
+    replay_pass *p = ctx;
+    p->res->header = *h;
+    stats_init(p->s, p->o->unit, h->tb_hz);
+    if (p->o->ticks == REPLAY_MODEL && p->o->model->begin)
+        return p->o->model->begin(p->o->model->ctx, &p->res->header);
+    return SIM_OK;
+}
+
+static sim_err replay_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    replay_pass *p = ctx;
+    replay_result *res = p->res;
+    if (p->o->ticks == REPLAY_MEASURED) {
+        size_t stop =
+            replay_measured_chunk(p->s, recs, n, &p->tb, res, res->records);
+        if (stop != n)
+            return sim_fail(SIM_ERR_UNSUPP,
+                            "%s: record %llu: exit %s has no measured "
+                            "handler/guest ticks; replay it through the "
+                            "cycle model (sim replay without --compare "
+                            "does so by itself)",
+                            p->path, (unsigned long long)(res->records + stop),
+                            exit_name(recs[stop].type));
+    } else {
+        sim_err e = replay_model_chunk(p->s, recs, n, &p->tb, p->o->model, res);
+        if (e != SIM_OK)
+            return e;
+    }
+    res->records += n;
+    return SIM_OK;
+}
+
 sim_err replay_file(const char *path, const replay_opts *o, stats *s,
                     replay_result *res)
 {
     memset(res, 0, sizeof *res);
     if (o->ticks == REPLAY_MODEL && (!o->model || !o->model->cost))
         return sim_fail(SIM_ERR_USAGE, "replay: no cost model given");
-
-    trace_footer foot;
-    uint64_t total = 0;
-    trace_header h;
-    if (trace_read_footer(path, &h, &foot) == SIM_OK)
-        total = foot.n_records;
-    sim_clear_error();
-
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e != SIM_OK)
-        return e;
-    res->header = *trace_reader_header(rd);
-    stats_init(s, o->unit, res->header.tb_hz);
-    if (o->ticks == REPLAY_MODEL && o->model->begin) {
-        e = o->model->begin(o->model->ctx, &res->header);
-        if (e != SIM_OK)
-            goto out;
-    }
-
-    uint64_t tb = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        if (o->ticks == REPLAY_MEASURED) {
-            size_t stop = replay_measured_chunk(s, recs, n, &tb, res,
-                                                res->records);
-            if (stop != n) {
-                e = sim_fail(SIM_ERR_UNSUPP,
-                             "%s: record %llu: exit %s has no measured "
-                             "handler/guest ticks; replay it through the "
-                             "cycle model (sim replay without --compare "
-                             "does so by itself)",
-                             path, (unsigned long long)(res->records + stop),
-                             exit_name(recs[stop].type));
-                break;
-            }
-        } else {
-            e = replay_model_chunk(s, recs, n, &tb, o->model, res);
-            if (e != SIM_OK)
-                break;
-        }
-        res->records += n;
-        if (o->progress)
-            o->progress(o->progress_ctx, res->records, total);
-    }
-out:
+    replay_pass rp = {.path = path, .o = o, .s = s, .res = res};
+    trace_pass p = {.ctx = &rp,
+                    .header = replay_header,
+                    .chunk = replay_chunk,
+                    .progress = o->progress,
+                    .progress_ctx = o->progress_ctx,
+                    .total = trace_footer_hint(path).n_records};
+    sim_err e = trace_pass_file(path, &p, NULL);
     res->state_events = res->records - res->exits;
-    trace_reader_close(rd);
     return e;
 }

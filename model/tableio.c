@@ -943,6 +943,24 @@ static sim_err json_bad(const char *name, const char *where, const char *what,
                     where, what, v ? json_kind(v) : "nothing");
 }
 
+/* The first member of object o (json_object_foreach order) whose name is
+ * not one of keys[0..n-1]; NULL when all are known. */
+static const char *json_unknown_key(json_t *o, const char *const *keys,
+                                    size_t n)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        size_t i = 0;
+        while (i < n && strcmp(key, keys[i]) != 0)
+            i++;
+        if (i == n)
+            return key;
+    }
+    return NULL;
+}
+
 /* A number member; `opt` allows missing or null (-> NAN). */
 static sim_err json_num(const char *name, const char *where, json_t *obj,
                         const char *key, bool opt, double *v)
@@ -979,22 +997,15 @@ static sim_err json_row(const char *name, const char *where, json_t *o,
                                        "avg",  "stddev", "time_percent"};
     if (!json_is_object(o))
         return json_bad(name, where, "a row object", o);
-    const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
-    {
-        bool known = false;
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            known |= strcmp(key, keys[i]) == 0;
-        if (!known)
-            return sim_fail(SIM_ERR_FORMAT,
-                            "%s: %s: expected a row key (%s), "
-                            "found '%.40s'",
-                            name, where,
-                            "type count min max sum sum_squared avg stddev "
-                            "time_percent",
-                            key);
-    }
+    const char *key = json_unknown_key(o, keys, sizeof keys / sizeof keys[0]);
+    if (key)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: %s: expected a row key (%s), "
+                        "found '%.40s'",
+                        name, where,
+                        "type count min max sum sum_squared avg stddev "
+                        "time_percent",
+                        key);
     json_t *jt = json_object_get(o, "type");
     if (!json_is_string(jt))
         return json_bad(name, where, "a string \"type\"", jt);
@@ -1082,20 +1093,14 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
         "rows",      "never_hit", "emulinst_breakdown"};
     if (!json_is_object(root))
         return json_bad(name, "top level", "an object", root);
-    const char *key;
-    json_t *v;
-    json_object_foreach(root, key, v)
-    {
-        bool known = false;
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            known |= strcmp(key, keys[i]) == 0;
-        if (!known)
-            return sim_fail(SIM_ERR_FORMAT,
-                            "%s: expected a key (title unit accounting "
-                            "traced_duration rows never_hit "
-                            "emulinst_breakdown), found '%.40s'",
-                            name, key);
-    }
+    const char *key =
+        json_unknown_key(root, keys, sizeof keys / sizeof keys[0]);
+    if (key)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: expected a key (title unit accounting "
+                        "traced_duration rows never_hit "
+                        "emulinst_breakdown), found '%.40s'",
+                        name, key);
     json_t *j = json_object_get(root, "title");
     if (j && !json_is_null(j)) {
         if (!json_is_string(j))

@@ -373,18 +373,14 @@ static sim_err header_decode(const char *name, const unsigned char *p,
      * the rest of the header out differently. */
     if (got >= HDR_OFF_VERSION + 2) {
         unsigned v = get16(p + HDR_OFF_VERSION);
-        if (v > TRACE_VERSION)
+        bool newer = v > TRACE_VERSION;
+        if (v != TRACE_VERSION)
             return sim_fail(SIM_ERR_VERSION,
-                            "%s: byte %u: trace version %u is "
-                            "newer than this sim440 (reads version %u): "
-                            "upgrade sim440",
-                            name, HDR_OFF_VERSION, v, TRACE_VERSION);
-        if (v < TRACE_VERSION)
-            return sim_fail(SIM_ERR_VERSION,
-                            "%s: byte %u: trace version %u is "
-                            "too old for this sim440 (reads version %u): "
-                            "re-create the trace",
-                            name, HDR_OFF_VERSION, v, TRACE_VERSION);
+                            "%s: byte %u: trace version %u is %s this "
+                            "sim440 (reads version %u): %s",
+                            name, HDR_OFF_VERSION, v,
+                            newer ? "newer than" : "too old for", TRACE_VERSION,
+                            newer ? "upgrade sim440" : "re-create the trace");
     }
     if (got < TRACE_HEADER_SIZE)
         return sim_fail(SIM_ERR_TRUNC,
@@ -1462,22 +1458,53 @@ sim_err trace_read_footer_mem(const void *buf, size_t len, const char *name,
     return read_footer_src(&s, len, name, h, f);
 }
 
-sim_err trace_verify(const char *path, uint64_t *n_records)
+sim_err trace_reader_pass(trace_reader *r, const trace_pass *p,
+                          uint64_t *n_records)
 {
-    trace_reader *r;
-    uint64_t total = 0;
-    sim_err e = trace_reader_open(&r, path);
-    if (e)
-        return e;
-    for (;;) {
+    uint64_t done = 0;
+    sim_err e = p->header ? p->header(p->ctx, &r->h) : SIM_OK;
+    while (e == SIM_OK) {
         const trace_rec *recs;
         size_t n;
         if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
             break;
-        total += n;
+        if (p->chunk && (e = p->chunk(p->ctx, recs, n)))
+            break;
+        done += n;
+        if (p->progress)
+            p->progress(p->progress_ctx, done, p->total);
     }
-    trace_reader_close(r);
     if (n_records)
-        *n_records = total;
+        *n_records = done;
     return e;
+}
+
+sim_err trace_pass_file(const char *path, const trace_pass *p,
+                        uint64_t *n_records)
+{
+    trace_reader *r;
+    sim_err e = trace_reader_open(&r, path);
+    if (e) {
+        if (n_records)
+            *n_records = 0;
+        return e;
+    }
+    e = trace_reader_pass(r, p, n_records);
+    trace_reader_close(r);
+    return e;
+}
+
+trace_footer trace_footer_hint(const char *path)
+{
+    trace_header h;
+    trace_footer f;
+    if (trace_read_footer(path, &h, &f) != SIM_OK)
+        memset(&f, 0, sizeof f);
+    sim_clear_error();
+    return f;
+}
+
+sim_err trace_verify(const char *path, uint64_t *n_records)
+{
+    return trace_pass_file(path, &(trace_pass){0}, n_records);
 }

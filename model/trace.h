@@ -159,4 +159,34 @@ SIM_MUST_CHECK sim_err trace_read_footer_mem(const void *buf, size_t len,
                                              const char *name, trace_header *h,
                                              trace_footer *f);
 
+/* ---- one pass over every record ---- */
+/* What a pass does with a trace; every member may be NULL (0). */
+typedef struct trace_pass {
+    void *ctx; /* for header and chunk */
+    /* Once, before the first record: the header, to keep or refuse (an
+     * error ends the pass with it). */
+    sim_err (*header)(void *ctx, const trace_header *h);
+    /* Each chunk of records in order (CRC-checked, valid during the call);
+     * an error ends the pass with it. */
+    sim_err (*chunk)(void *ctx, const trace_rec *recs, size_t n);
+    /* After each chunk: the records so far and `total`. */
+    trace_progress_fn progress;
+    void *progress_ctx;
+    uint64_t total;
+} trace_pass;
+/* Runs p over the records of r to the clean end (footer checked) or to
+ * the first error, the reader's (naming the file and byte) or a callback's,
+ * which it returns. r stays open. *n_records (may be NULL) gets the records
+ * of the chunks passed. */
+SIM_MUST_CHECK sim_err trace_reader_pass(trace_reader *r, const trace_pass *p,
+                                         uint64_t *n_records);
+/* Opens the trace at path, runs trace_reader_pass, closes it (a trace
+ * that does not open: its error, *n_records 0). */
+SIM_MUST_CHECK sim_err trace_pass_file(const char *path, const trace_pass *p,
+                                       uint64_t *n_records);
+/* The footer of the trace at path when it reads, else all zeros, and no
+ * error left behind: a hint before a pass (progress total, subsampling);
+ * the pass itself reports a damaged trace, where it is. */
+trace_footer trace_footer_hint(const char *path);
+
 #endif

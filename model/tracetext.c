@@ -105,28 +105,28 @@ void tracetext_write_rec(FILE *f, const trace_rec *r)
     }
 }
 
+static sim_err dump_header(void *out, const trace_header *h)
+{
+    tracetext_write_header(out, h);
+    return SIM_OK;
+}
+
+static sim_err dump_chunk(void *out, const trace_rec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tracetext_write_rec(out, &recs[i]);
+    return SIM_OK;
+}
+
 sim_err tracetext_dump(const char *path, FILE *out,
                        trace_progress_fn progress, void *ctx)
 {
-    trace_reader *r;
-    sim_err e = trace_reader_open(&r, path);
-    if (e)
-        return e;
-    tracetext_write_header(out, trace_reader_header(r));
-    uint64_t done = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
-            break;
-        for (size_t i = 0; i < n; i++)
-            tracetext_write_rec(out, &recs[i]);
-        done += n;
-        if (progress)
-            progress(ctx, done, 0);
-    }
-    trace_reader_close(r);
-    return e;
+    trace_pass p = {.ctx = out,
+                    .header = dump_header,
+                    .chunk = dump_chunk,
+                    .progress = progress,
+                    .progress_ctx = ctx};
+    return trace_pass_file(path, &p, NULL);
 }
 
 /* ======================= pack ======================= */
@@ -246,6 +246,22 @@ static bool split_kv(const tok *t, tok *k, tok *v)
     *k = (tok){t->s, (size_t)(eq - t->s), t->col};
     *v = (tok){eq + 1, t->n - k->n - 1, t->col + (unsigned)k->n + 1};
     return true;
+}
+
+/* The next key=value token of the line at *pos into k and v: true; false
+ * at the line's end (*e SIM_OK) or, with *e the error naming its column,
+ * at a token without '='. */
+static bool next_kv(const parser *p, size_t *pos, tok *k, tok *v, sim_err *e)
+{
+    tok t;
+    *e = SIM_OK;
+    if (!next_tok(p->text, pos, &t))
+        return false;
+    if (split_kv(&t, k, v))
+        return true;
+    *e = perr(p, SIM_ERR_FORMAT, t.col, "expected key=value, found '%.*s'",
+              (int)(t.n > 40 ? 40 : t.n), t.s);
+    return false;
 }
 
 /* Decimal or 0x hex, no sign, no suffix, <= max. */
@@ -374,14 +390,9 @@ static sim_err parse_header(parser *p, size_t pos)
     h.source = TSRC_TEXT;
     snprintf(h.tool_version, sizeof h.tool_version, "%s", SIM_VERSION);
     unsigned seen = 0;
-    tok t, k, v;
+    tok k, v;
     sim_err e;
-    while (next_tok(p->text, &pos, &t)) {
-        if (!split_kv(&t, &k, &v))
-            return perr(p, SIM_ERR_FORMAT, t.col,
-                        "expected key=value, found "
-                        "'%.*s'",
-                        (int)(t.n > 40 ? 40 : t.n), t.s);
+    while (next_kv(p, &pos, &k, &v, &e)) {
         int key = -1;
         for (int i = 0; i < H__N; i++)
             if (tok_is(&k, header_keys[i]))
@@ -450,6 +461,8 @@ static sim_err parse_header(parser *p, size_t pos)
             break;
         }
     }
+    if (e)
+        return e;
     if (!(seen & 1u << H_TBHZ))
         return perr(p, SIM_ERR_FORMAT, 1,
                     "header: missing tb_hz= (the "
@@ -580,12 +593,8 @@ static sim_err parse_record(parser *p, unsigned kind, size_t pos)
     }
     const key *keys = kind_keys[kind];
     unsigned seen = 0;
-    while (next_tok(p->text, &pos, &t)) {
-        if (!split_kv(&t, &k, &v))
-            return perr(p, SIM_ERR_FORMAT, t.col,
-                        "expected key=value, found "
-                        "'%.*s'",
-                        (int)(t.n > 40 ? 40 : t.n), t.s);
+    sim_err e;
+    while (next_kv(p, &pos, &k, &v, &e)) {
         int i = 0;
         while (keys[i].name && !tok_is(&k, keys[i].name))
             i++;
@@ -604,14 +613,15 @@ static sim_err parse_record(parser *p, unsigned kind, size_t pos)
         seen |= 1u << i;
         uint64_t x;
         if (keys[i].slot == S_FLAGS) {
-            sim_err e = parse_flags(p, &v, &x);
-            if (e)
+            if ((e = parse_flags(p, &v, &x)))
                 return e;
         } else if (!parse_num(&v, keys[i].max, &x)) {
             return num_error(p, &k, &v, keys[i].max);
         }
         set_slot(&r, keys[i].slot, x);
     }
+    if (e)
+        return e;
     bool have_tb = false, have_irq = false;
     for (int i = 0; keys[i].name; i++) {
         if (keys[i].slot == S_TB)
@@ -630,8 +640,7 @@ static sim_err parse_record(parser *p, unsigned kind, size_t pos)
         int irq = exit_default_irq((exit_type)r.type);
         r.irq = (uint8_t)(irq >= 0 ? irq : 0);
     }
-    sim_err e = trace_writer_put(p->w, &r);
-    if (e) {
+    if ((e = trace_writer_put(p->w, &r))) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", sim_errmsg());
         return perr(p, e, 0, "%s", msg);

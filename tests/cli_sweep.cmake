@@ -81,3 +81,21 @@ sim_cli_test(sweep_plot_three_params_counted 2
   "~--plot: 3 swept parameters"
   sweep @synth500.bin --param cpi=1,2 --param dispatch_insns=100,200
         --param icache_miss_cycles=40,50 -o sweep3.csv --plot sweep3.png)
+# sweep and sensitivity check their outputs, parameters and transform before
+# any work, in one order (cli_sweep_check_run): the first problem is named
+foreach(c sweep sensitivity)
+  if(c STREQUAL "sweep")
+    set(run sweep @synth500.bin --param cpi=1,2)
+  else()
+    set(run sensitivity @synth500.bin)
+  endif()
+  sim_cli_test(${c}_checks_output_first 2 "~synth500.bin: is also the input"
+    ${run} -o @synth500.bin --params @params/bad_key.ini --transform pvx)
+  sim_cli_test(${c}_checks_plot_name_second 2
+    "~plot: chk.pdf: expected a .png or .svg name"
+    ${run} -o chk.csv --plot chk.pdf --params @params/bad_key.ini)
+  sim_cli_test(${c}_checks_params_third 2 "~bad_key.ini:3: unknown parameter"
+    ${run} -o chk.csv --params @params/bad_key.ini --transform pvx)
+  sim_cli_test(${c}_checks_transform_last 2 "~unknown transform 'pvx'"
+    ${run} -o chk.csv --transform pvx)
+endforeach()

@@ -561,6 +561,23 @@ static void test_error_json_line_column(void)
                  "t: rows[0]: unknown exit type 'DECC' (did you mean DEC?)");
 }
 
+static void test_error_json_unknown_keys(void)
+{
+    /* the first unknown key is named, at the top level and in a row; known
+     * ones before it pass */
+    expect_error("{\"title\": \"x\", \"unit\": \"usec\", \"colour\": 1, "
+                 "\"size\": 2, \"rows\": []}",
+                 TFMT_JSON, SIM_ERR_FORMAT,
+                 "t: expected a key (title unit accounting traced_duration "
+                 "rows never_hit emulinst_breakdown), found 'colour'");
+    expect_error("{\"rows\": [{\"type\": \"DEC\", \"count\": 1, \"min\": 1, "
+                 "\"max\": 1, \"sum\": 1}, {\"type\": \"MMIO\", "
+                 "\"count\": 1, \"mean\": 1}]}",
+                 TFMT_JSON, SIM_ERR_FORMAT,
+                 "t: rows[1]: expected a row key (type count min max sum "
+                 "sum_squared avg stddev time_percent), found 'mean'");
+}
+
 static void test_error_perf_total_mismatch(void)
 {
     expect_error("             VM-EXIT    Samples  Samples%     Time%    Min "
@@ -683,6 +700,7 @@ static CU_TestInfo tests[] = {
     {"error: unit other than usec", test_error_wrong_unit},
     {"error: csv field count", test_error_csv_fields},
     {"error: json with line:column", test_error_json_line_column},
+    {"error: json's first unknown key named", test_error_json_unknown_keys},
     {"error: perf total mismatch", test_error_perf_total_mismatch},
     {"error: debugfs (null) row in use", test_error_debugfs_null_row_used},
     {"read_file caps the size", test_read_file_size_cap},

@@ -3,6 +3,7 @@
  * the reader must name, the writer's checks, temp+rename, pack errors. */
 #include <dirent.h>
 #include <isa-l/crc.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,14 +161,7 @@ static sim_err read_mem(const unsigned char *b, size_t len, uint64_t *nrec)
         *nrec = 0;
     if (e)
         return e;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        if ((e = trace_reader_next(r, &recs, &n)) || n == 0)
-            break;
-        if (nrec)
-            *nrec += n;
-    }
+    e = trace_reader_pass(r, &(trace_pass){0}, nrec);
     trace_reader_close(r);
     return e;
 }
@@ -468,7 +462,8 @@ static void test_older_version(void)
     CU_ASSERT_FATAL(b != NULL);
     b[8] = 0;
     CU_ASSERT_EQUAL(read_mem(b, len, NULL), SIM_ERR_VERSION);
-    CU_ASSERT(msg_has("trace version 0 is too old"));
+    CU_ASSERT(msg_has("byte 8: trace version 0 is too old for this sim440 "
+                      "(reads version 1): re-create the trace"));
     free(b);
 }
 
@@ -892,6 +887,8 @@ static void test_pack_rejects_malformed_lines(void)
         {"header version=2 tb_hz=1 core_hz=1\n", SIM_ERR_VERSION,
          "t.txt:1:16: trace version 2 is newer than this sim440"},
         {"header tb_hz=0 core_hz=1\n", SIM_ERR_RANGE, "t.txt:1:14: tb_hz"},
+        {"header tb_hz=1 junk core_hz=1\n", SIM_ERR_FORMAT,
+         "t.txt:1:16: expected key=value, found 'junk'"},
         {"header tb_hz=1 core_hz=1 workload=\"abc\n", SIM_ERR_FORMAT,
          "t.txt:1:35: workload: unterminated string"},
         {"header tb_hz=1 core_hz=1 workload=abc\n", SIM_ERR_FORMAT,
@@ -948,6 +945,157 @@ static void test_pack_accepts_crlf_and_no_final_newline(void)
     CU_ASSERT_EQUAL(f.kind_counts[TREC_MARKER], 1);
 }
 
+/* ---- one pass over every record (trace_pass_file) ---- */
+
+/* What a pass saw: its callbacks record here. */
+typedef struct seen {
+    uint64_t tb_hz; /* from the header */
+    int headers, chunks, progresses;
+    uint64_t records; /* handed to chunk */
+    uint64_t next_tb; /* write_exits: tb = 100 * i, in order */
+    bool in_order;
+    uint64_t last_done, last_total; /* of the last progress call */
+    int refuse_header;              /* return this from header (0: SIM_OK) */
+    int refuse_chunk; /* fail the chunk of this number (1-based; 0: none) */
+} seen;
+
+static sim_err seen_header(void *ctx, const trace_header *h)
+{
+    seen *s = ctx;
+    s->headers++;
+    s->tb_hz = h->tb_hz;
+    return s->refuse_header
+               ? sim_fail((sim_err)s->refuse_header, "header refused")
+               : SIM_OK;
+}
+
+static sim_err seen_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    seen *s = ctx;
+    if (++s->chunks == s->refuse_chunk)
+        return sim_fail(SIM_ERR_RANGE, "chunk %d refused", s->chunks);
+    for (size_t i = 0; i < n; i++) {
+        s->in_order = s->in_order && recs[i].tb == s->next_tb;
+        s->next_tb += 100;
+    }
+    s->records += n;
+    return SIM_OK;
+}
+
+static void seen_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    seen *s = ctx;
+    s->progresses++;
+    s->last_done = done;
+    s->last_total = total;
+}
+
+static trace_pass seen_pass(seen *s)
+{
+    *s = (seen){.in_order = true};
+    return (trace_pass){.ctx = s,
+                        .header = seen_header,
+                        .chunk = seen_chunk,
+                        .progress = seen_progress,
+                        .progress_ctx = s,
+                        .total = 12345};
+}
+
+#define PASS_N (2 * TRACE_CHUNK_RECORDS + 5) /* three chunks */
+
+static void test_pass_every_record_in_order(void)
+{
+    const char *p = tpath("pass.bin");
+    CU_ASSERT_EQUAL_FATAL(write_exits(p, PASS_N), SIM_OK);
+    seen s;
+    trace_pass tp = seen_pass(&s);
+    uint64_t n = 99;
+    CU_ASSERT_EQUAL(trace_pass_file(p, &tp, &n), SIM_OK);
+    CU_ASSERT_EQUAL(s.headers, 1);
+    CU_ASSERT_EQUAL(s.tb_hz, 667000000);
+    CU_ASSERT_EQUAL(s.chunks, 3);
+    CU_ASSERT_EQUAL(s.records, PASS_N);
+    CU_ASSERT(s.in_order);
+    CU_ASSERT_EQUAL(n, PASS_N);
+    CU_ASSERT_EQUAL(s.progresses, 3);
+    CU_ASSERT_EQUAL(s.last_done, PASS_N);
+    CU_ASSERT_EQUAL(s.last_total, 12345);
+    /* no callbacks at all: a verify */
+    CU_ASSERT_EQUAL(trace_pass_file(p, &(trace_pass){0}, &n), SIM_OK);
+    CU_ASSERT_EQUAL(n, PASS_N);
+}
+
+static void test_pass_truncated_trace(void)
+{
+    const char *p = tpath("pass_full.bin"), *q = tpath("pass_cut.bin");
+    CU_ASSERT_EQUAL_FATAL(write_exits(p, PASS_N), SIM_OK);
+    size_t len;
+    unsigned char *b = test_slurp(p, &len);
+    CU_ASSERT_FATAL(b != NULL);
+    /* cut in the middle of the second chunk's records */
+    size_t cut = HDR + 2 * CHDR + TRACE_CHUNK_RECORDS * TRACE_RECORD_SIZE +
+                 100 * TRACE_RECORD_SIZE + 7;
+    CU_ASSERT_EQUAL_FATAL(spit(q, b, cut), 0);
+    free(b);
+    seen s;
+    trace_pass tp = seen_pass(&s);
+    uint64_t n = 99;
+    CU_ASSERT_EQUAL(trace_pass_file(q, &tp, &n), SIM_ERR_TRUNC);
+    CU_ASSERT(msg_has(q));
+    char at[64];
+    snprintf(at, sizeof at, "truncated at byte %zu", cut);
+    CU_ASSERT(msg_has(at));
+    /* the first chunk was passed on, nothing after the damage */
+    CU_ASSERT_EQUAL(s.chunks, 1);
+    CU_ASSERT_EQUAL(s.records, TRACE_CHUNK_RECORDS);
+    CU_ASSERT_EQUAL(n, TRACE_CHUNK_RECORDS);
+    CU_ASSERT_EQUAL(s.progresses, 1);
+    /* the hint before a pass: no footer, zeros, no error left */
+    trace_footer f = trace_footer_hint(q);
+    CU_ASSERT_EQUAL(f.n_records, 0);
+    CU_ASSERT_EQUAL(f.n_exits, 0);
+    CU_ASSERT_STRING_EQUAL(sim_errmsg(), "");
+    f = trace_footer_hint(p);
+    CU_ASSERT_EQUAL(f.n_records, PASS_N);
+    CU_ASSERT_EQUAL(f.n_exits, PASS_N);
+}
+
+static void test_pass_callback_error_ends_it(void)
+{
+    const char *p = tpath("pass_cb.bin");
+    CU_ASSERT_EQUAL_FATAL(write_exits(p, PASS_N), SIM_OK);
+    seen s;
+    trace_pass tp = seen_pass(&s);
+    uint64_t n = 99;
+    s.refuse_header = SIM_ERR_FORMAT; /* the header refused: no records */
+    CU_ASSERT_EQUAL(trace_pass_file(p, &tp, &n), SIM_ERR_FORMAT);
+    CU_ASSERT(msg_has("header refused"));
+    CU_ASSERT_EQUAL(s.headers, 1);
+    CU_ASSERT_EQUAL(s.chunks, 0);
+    CU_ASSERT_EQUAL(s.progresses, 0);
+    CU_ASSERT_EQUAL(n, 0);
+    tp = seen_pass(&s);
+    s.refuse_chunk = 2; /* the second chunk refused: the third not read */
+    CU_ASSERT_EQUAL(trace_pass_file(p, &tp, &n), SIM_ERR_RANGE);
+    CU_ASSERT(msg_has("chunk 2 refused"));
+    CU_ASSERT_EQUAL(s.chunks, 2);
+    CU_ASSERT_EQUAL(s.progresses, 1);
+    CU_ASSERT_EQUAL(n, TRACE_CHUNK_RECORDS);
+}
+
+static void test_pass_missing_file(void)
+{
+    const char *p = tpath("pass_missing.bin");
+    unlink(p);
+    seen s;
+    trace_pass tp = seen_pass(&s);
+    uint64_t n = 99;
+    CU_ASSERT_EQUAL(trace_pass_file(p, &tp, &n), SIM_ERR_IO);
+    CU_ASSERT(msg_has(p));
+    CU_ASSERT_EQUAL(s.headers, 0);
+    CU_ASSERT_EQUAL(n, 0);
+}
+
 static CU_TestInfo tests[] = {
     {"CRC is the gzip CRC-32", test_crc_is_gzip_crc32},
     {"round trip of every record kind", test_roundtrip_every_kind},
@@ -990,6 +1138,12 @@ static CU_TestInfo tests[] = {
      test_pack_rejects_nul_and_long_lines},
     {"pack accepts CRLF and no final newline",
      test_pack_accepts_crlf_and_no_final_newline},
+    {"pass: every record in order, header, progress",
+     test_pass_every_record_in_order},
+    {"pass over a truncated trace: its error, the chunks before",
+     test_pass_truncated_trace},
+    {"pass: a callback's error ends it", test_pass_callback_error_ends_it},
+    {"pass over a missing file", test_pass_missing_file},
     CU_TEST_INFO_NULL,
 };
 

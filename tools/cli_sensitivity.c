@@ -15,7 +15,6 @@
 #include "outfile.h"
 #include "params.h"
 #include "sensitivity.h"
-#include "whatif.h"
 
 static void help(FILE *f)
 {
@@ -330,30 +329,12 @@ int cli_sensitivity(int argc, char **argv)
         return cli_usage_error("sensitivity", optind >= argc
                                ? "missing TRACE" : "one TRACE expected");
     const char *trace = argv[optind];
-    /* every output checked before the work (model/outfile) */
-    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
-    if (bad)
-        return bad;
-    if (plot && plot_check_name(plot) != SIM_OK)
-        return cli_report(SIM_ERR_USAGE);
     static params base;
-    int rc = cli_params_resolve(&base, pfile, sets, nsets);
+    int rc = cli_sweep_check_run(&base, trace, out, plot, pfile, sets, nsets,
+                                 so.transform);
     if (rc != 0)
         return rc;
-    if (!threads) {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = nc > 0 ? (unsigned long long)nc : 1;
-        if (threads > 64)
-            threads = 64;
-    }
-    so.threads = (unsigned)threads;
-    if (so.transform) { /* bad names stop here, before any replay */
-        whatif_chain *chain;
-        sim_err te = whatif_chain_parse(&chain, so.transform);
-        if (te != SIM_OK)
-            return cli_report(te);
-        whatif_chain_free(chain);
-    }
+    so.threads = cli_sweep_threads(threads);
     stop_flag = 0;
     so.stop = &stop_flag;
     struct sigaction sa, old;

@@ -187,6 +187,37 @@ static sim_err write_json(FILE *f, const char *trace, sweep_method method,
     return rc == 0 ? SIM_OK : sim_fail(SIM_ERR_IO, "sweep: JSON output failed");
 }
 
+int cli_sweep_check_run(params *p, const char *trace, const char *out,
+                        const char *plot, const char *pfile, char *const *sets,
+                        int nsets, const char *transform)
+{
+    /* every output checked before the work (model/outfile) */
+    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
+    if (bad)
+        return bad;
+    if (plot && plot_check_name(plot) != SIM_OK)
+        return cli_report(SIM_ERR_USAGE);
+    int rc = cli_params_resolve(p, pfile, sets, nsets);
+    if (rc != 0)
+        return rc;
+    if (transform) { /* bad names stop here, before any replay */
+        whatif_chain *chain;
+        sim_err e = whatif_chain_parse(&chain, transform);
+        if (e != SIM_OK)
+            return cli_report(e);
+        whatif_chain_free(chain);
+    }
+    return 0;
+}
+
+unsigned cli_sweep_threads(unsigned long long n)
+{
+    if (n)
+        return (unsigned)n;
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    return nc <= 0 ? 1 : nc > 64 ? 64 : (unsigned)nc;
+}
+
 int cli_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -319,24 +350,11 @@ int cli_sweep(int argc, char **argv)
                                        "every point", sets[i], (int)n,
                                        sets[i], specs[j]);
         }
-    /* every output checked before the work (model/outfile) */
-    int bad = cli_check_out_and_plot(out, plot, trace, pfile);
-    if (bad)
-        return bad;
-    if (plot && plot_check_name(plot) != SIM_OK)
-        return cli_report(SIM_ERR_USAGE);
-
     static params base;
-    int rc = cli_params_resolve(&base, pfile, sets, nsets);
+    int rc = cli_sweep_check_run(&base, trace, out, plot, pfile, sets, nsets,
+                                 transform);
     if (rc != 0)
         return rc;
-    if (transform) { /* bad names stop here, before any replay */
-        whatif_chain *chain;
-        sim_err te = whatif_chain_parse(&chain, transform);
-        if (te != SIM_OK)
-            return cli_report(te);
-        whatif_chain_free(chain);
-    }
     sweep_plan pl;
     memset(&pl, 0, sizeof pl);
     sim_err e = SIM_OK;
@@ -359,12 +377,6 @@ int cli_sweep(int argc, char **argv)
     }
     simmpi mp;
     simmpi_init(&mp);
-    if (!threads) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned long long)n : 1;
-        if (threads > 64)
-            threads = 64;
-    }
     sweep_totals *res = calloc(pl.npoints + 1, sizeof *res);
     unsigned char *done = calloc(pl.npoints + 1, 1);
     if (!res || !done) {
@@ -384,10 +396,13 @@ int cli_sweep(int argc, char **argv)
     sigaction(SIGINT, &sa, &old);
     sigaction(SIGTERM, &sa, &oldterm);
     sigaction(SIGHUP, &sa, &oldhup);
-    sweep_run_opts ro = {.method = method, .guest = guest,
+    sweep_run_opts ro = {.method = method,
+                         .guest = guest,
                          .transform = transform,
-                         .threads = (unsigned)threads, .rank = mp.rank,
-                         .nranks = mp.size, .stop = &stop_flag,
+                         .threads = cli_sweep_threads(threads),
+                         .rank = mp.rank,
+                         .nranks = mp.size,
+                         .stop = &stop_flag,
                          .progress = cli_progress_update,
                          .progress_ctx = &prog};
     e = sweep_run(trace, &base, &pl, &ro, res, done);

@@ -1,5 +1,6 @@
-/* cli_sweep: pictures of sweeps and sensitivities drawn by gnuplot
- * (Debian gnuplot-nox), in cli_plot.c. */
+/* cli_sweep: what `sim sweep` and `sim sensitivity` share: the checks
+ * before their work (cli_sweep.c) and their pictures drawn by gnuplot
+ * (Debian gnuplot-nox, cli_plot.c). */
 #ifndef CLI_SWEEP_H
 #define CLI_SWEEP_H
 
@@ -7,6 +8,18 @@
 
 #include "sim_err.h"
 #include "sweep.h"
+
+/* The checks before the work, in this order: the table output and the
+ * --plot (cli_check_out_and_plot; a plot a .png or .svg), the parameters
+ * (*p from the defaults, pfile and the sets) and the --transform's names
+ * (may be NULL): a bad one stops before any replay. 0, or the exit code
+ * after the message. */
+int cli_sweep_check_run(params *p, const char *trace, const char *out,
+                        const char *plot, const char *pfile, char *const *sets,
+                        int nsets, const char *transform);
+/* The worker threads for --threads N: N, or for 0 the online CPUs (at
+ * most 64). */
+unsigned cli_sweep_threads(unsigned long long n);
 
 /* SIM_ERR_USAGE unless path names a picture gnuplot draws here (.png or
  * .svg): checked before the work, as every output is. */

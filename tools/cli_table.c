@@ -243,17 +243,41 @@ static sim_err load(table *t, const char *path, const topts *o)
     return table_read_file_tb(t, path, o->from, o->tb);
 }
 
-static int cmd_show(int argc, char **argv)
+/* parse_opts for a command that reads one FILE, into *path; returns -1 to
+ * go on, else an exit code. */
+static int parse_one_file(const char *cmd, int argc, char **argv, topts *o,
+                          void (*help)(FILE *), const char **path)
 {
-    topts o;
-    int rc = parse_opts("table show", argc, argv, &o, help_show);
+    int rc = parse_opts(cmd, argc, argv, o, help);
     if (rc >= 0)
         return rc;
     if (optind != argc - 1)
-        return cli_usage_error("table show", optind >= argc
-                                                 ? "missing FILE"
-                                                 : "one FILE expected");
-    const char *path = argv[optind];
+        return cli_usage_error(cmd, optind >= argc ? "missing FILE"
+                                                   : "one FILE expected");
+    *path = argv[optind];
+    return -1;
+}
+
+/* A command's output written (e: how the writing went): committed, or
+ * removed on an error; the exit code. */
+static int finish(outfile *of, sim_err e)
+{
+    if (e != SIM_OK) {
+        outfile_abort(of);
+        return cli_report(e);
+    }
+    if ((e = outfile_commit(of)) != SIM_OK)
+        return cli_report(e);
+    return 0;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    topts o;
+    const char *path = NULL;
+    int rc = parse_one_file("table show", argc, argv, &o, help_show, &path);
+    if (rc >= 0)
+        return rc;
     table t;
     sim_err e = load(&t, path, &o);
     if (e != SIM_OK)
@@ -279,34 +303,25 @@ static int cmd_show(int argc, char **argv)
 static int cmd_convert(int argc, char **argv)
 {
     topts o;
-    int rc = parse_opts("table convert", argc, argv, &o, help_convert);
+    const char *path = NULL;
+    int rc =
+        parse_one_file("table convert", argc, argv, &o, help_convert, &path);
     if (rc >= 0)
         return rc;
-    if (optind != argc - 1)
-        return cli_usage_error("table convert", optind >= argc
-                                                    ? "missing FILE"
-                                                    : "one FILE expected");
     if (!o.to_set)
         return cli_usage_error("table convert", "--to FMT is required (%s)",
                                FORMATS);
-    if ((rc = cli_check_output_of(o.out, argv[optind])))
+    if ((rc = cli_check_output_of(o.out, path)))
         return rc;
     table t;
-    sim_err e = load(&t, argv[optind], &o);
+    sim_err e = load(&t, path, &o);
     if (e != SIM_OK)
         return cli_report(e);
     outfile of;
     if ((e = outfile_open(&of, o.out)) != SIM_OK)
         return cli_report(e);
     table_write_opts wo = {.fold_emul = o.fold, .tb_per_usec = o.tb};
-    e = table_write(of.f, &t, o.to, &wo);
-    if (e != SIM_OK) {
-        outfile_abort(&of);
-        return cli_report(e);
-    }
-    if ((e = outfile_commit(&of)) != SIM_OK)
-        return cli_report(e);
-    return 0;
+    return finish(&of, table_write(of.f, &t, o.to, &wo));
 }
 
 /* Diff headers name the files, not where they sit. */
@@ -349,13 +364,7 @@ static int cmd_diff(int argc, char **argv)
         e = tcmp_write(of.f, &c, na, nb, o.to);
     } else
         e = table_diff(of.f, &a, na, &b, nb, o.proportions);
-    if (e != SIM_OK) {
-        outfile_abort(&of);
-        return cli_report(e);
-    }
-    if ((e = outfile_commit(&of)) != SIM_OK)
-        return cli_report(e);
-    return 0;
+    return finish(&of, e);
 }
 
 int cli_table(int argc, char **argv)
