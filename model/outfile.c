@@ -537,3 +537,12 @@ void outfile_abort(outfile *o)
     busy_drop(o);
     clear(o);
 }
+
+sim_err outfile_finish(outfile *o, sim_err e)
+{
+    if (e != SIM_OK) {
+        outfile_abort(o);
+        return e;
+    }
+    return outfile_commit(o);
+}

@@ -60,6 +60,10 @@ SIM_MUST_CHECK sim_err outfile_open(outfile *o, const char *path);
 SIM_MUST_CHECK sim_err outfile_commit(outfile *o);
 /* Closes and removes the temporary file. Safe after a failed commit. */
 void outfile_abort(outfile *o);
+/* The end of an output whose writing gave e: committed when e is SIM_OK
+ * (the commit's status returned), else aborted (e returned, its message
+ * kept). */
+SIM_MUST_CHECK sim_err outfile_finish(outfile *o, sim_err e);
 
 /* For an output another program writes by name (gnuplot's `set output`):
  * o->tmp names an empty temporary file beside path for it, o->f is NULL;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,22 +157,61 @@ static void test_fifo_in_place_one_output(void)
     CU_ASSERT_EQUAL(count_temps(d), 0);
 }
 
+/* An output of f.txt in a fresh scratch directory d (path p), opened over
+ * an old "keep\n" and half written. */
+static void open_half_written(const char *name, char d[512], char p[600],
+                              outfile *o)
+{
+    scratch(name, d, 512);
+    snprintf(p, 600, "%s/f.txt", d);
+    write_text(p, "keep\n");
+    CU_ASSERT_FATAL(outfile_open(o, p) == SIM_OK);
+    fputs("half", o->f);
+}
+
+/* Whether the file at p holds exactly text. */
+static bool holds(const char *p, const char *text)
+{
+    size_t n;
+    unsigned char *b = test_slurp(p, &n);
+    bool same = b && n == strlen(text) && memcmp(b, text, n) == 0;
+    free(b);
+    return same;
+}
+
 static void test_abort_removes_temp(void)
 {
     char d[512], p[600];
-    scratch("abort", d, sizeof d);
-    snprintf(p, sizeof p, "%s/f.txt", d);
-    write_text(p, "keep\n");
     outfile o;
-    CU_ASSERT_FATAL(outfile_open(&o, p) == SIM_OK);
-    fputs("half", o.f);
+    open_half_written("abort", d, p, &o);
     CU_ASSERT_EQUAL(count_temps(d), 1);
     outfile_abort(&o);
     CU_ASSERT_EQUAL(count_temps(d), 0);
-    size_t n;
-    unsigned char *b = test_slurp(p, &n);
-    CU_ASSERT(b && n == 5 && memcmp(b, "keep\n", 5) == 0);
-    free(b);
+    CU_ASSERT(holds(p, "keep\n"));
+}
+
+/* finish: an error removes the half-written file, its message kept; no
+ * error commits; a failing commit is its error. */
+static void test_finish_commits_or_aborts(void)
+{
+    char d[512], p[600];
+    outfile o;
+    open_half_written("finish", d, p, &o);
+    sim_err e = sim_fail(SIM_ERR_FORMAT, "input: line 3: bad");
+    CU_ASSERT_EQUAL(outfile_finish(&o, e), SIM_ERR_FORMAT);
+    CU_ASSERT_STRING_EQUAL(sim_errmsg(), "input: line 3: bad");
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    CU_ASSERT(holds(p, "keep\n"));
+    CU_ASSERT_FATAL(outfile_open(&o, p) == SIM_OK);
+    fputs("new\n", o.f);
+    CU_ASSERT_EQUAL(outfile_finish(&o, SIM_OK), SIM_OK);
+    CU_ASSERT_EQUAL(count_temps(d), 0);
+    CU_ASSERT(holds(p, "new\n"));
+    /* /dev/full is written in place: its commit fails */
+    CU_ASSERT_FATAL(outfile_open(&o, "/dev/full") == SIM_OK);
+    fputs("x", o.f);
+    CU_ASSERT_EQUAL(outfile_finish(&o, SIM_OK), SIM_ERR_IO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "/dev/full: write failed"));
 }
 
 /* An output another program writes by name: a temporary file beside it,
@@ -310,6 +350,7 @@ static CU_TestInfo tests[] = {
     {"an output that is an input is refused", test_output_is_input_refused},
     {"a FIFO is written in place, one output", test_fifo_in_place_one_output},
     {"abort removes the temporary file", test_abort_removes_temp},
+    {"finish commits, or aborts on an error", test_finish_commits_or_aborts},
     {"an output written by another program", test_named_output},
     {"a scratch file goes with abort", test_scratch_file},
     {"SIGTERM removes the temporary files", test_sigterm_removes_temps},

@@ -378,12 +378,7 @@ int cli_replay(int argc, char **argv)
     e = write_output(of.f, fmt, compare ? &measured : NULL, &t, &wo,
                      stages ? cm : NULL);
     cost_free(cm);
-    if (e != SIM_OK) {
-        outfile_abort(&of);
-        return cli_report(e);
-    }
-    e = outfile_commit(&of);
-    if (e != SIM_OK)
+    if ((e = outfile_finish(&of, e)) != SIM_OK)
         return cli_report(e);
 
     /* /dev/stdout is stdout too: a csv/json document there stays alone */

@@ -463,11 +463,8 @@ int cli_sensitivity(int argc, char **argv)
             return cli_report(err);
         size_t l = strlen(out);
         bool json = l > 5 && !strcmp(out + l - 5, ".json");
-        err = write_table(of.f, json, e, n, at, so.target != 0);
-        if (err == SIM_OK)
-            err = outfile_commit(&of);
-        else
-            outfile_abort(&of);
+        err = outfile_finish(&of,
+                             write_table(of.f, json, e, n, at, so.target != 0));
         if (err != SIM_OK)
             return cli_report(err);
     }

@@ -429,10 +429,7 @@ int cli_sweep(int argc, char **argv)
                 write_csv(of.f, &pl, res, done);
             if (e == SIM_OK && ferror(of.f))
                 e = sim_fail(SIM_ERR_IO, "%s: write failed", out);
-            if (e == SIM_OK)
-                e = outfile_commit(&of);
-            else
-                outfile_abort(&of);
+            e = outfile_finish(&of, e);
         }
         if (e == SIM_OK && mp.size > 1)
             fprintf(stderr, "sweep: points split over %u MPI ranks\n",

@@ -258,19 +258,6 @@ static int parse_one_file(const char *cmd, int argc, char **argv, topts *o,
     return -1;
 }
 
-/* A command's output written (e: how the writing went): committed, or
- * removed on an error; the exit code. */
-static int finish(outfile *of, sim_err e)
-{
-    if (e != SIM_OK) {
-        outfile_abort(of);
-        return cli_report(e);
-    }
-    if ((e = outfile_commit(of)) != SIM_OK)
-        return cli_report(e);
-    return 0;
-}
-
 static int cmd_show(int argc, char **argv)
 {
     topts o;
@@ -321,7 +308,8 @@ static int cmd_convert(int argc, char **argv)
     if ((e = outfile_open(&of, o.out)) != SIM_OK)
         return cli_report(e);
     table_write_opts wo = {.fold_emul = o.fold, .tb_per_usec = o.tb};
-    return finish(&of, table_write(of.f, &t, o.to, &wo));
+    e = outfile_finish(&of, table_write(of.f, &t, o.to, &wo));
+    return e == SIM_OK ? 0 : cli_report(e);
 }
 
 /* Diff headers name the files, not where they sit. */
@@ -364,7 +352,8 @@ static int cmd_diff(int argc, char **argv)
         e = tcmp_write(of.f, &c, na, nb, o.to);
     } else
         e = table_diff(of.f, &a, na, &b, nb, o.proportions);
-    return finish(&of, e);
+    e = outfile_finish(&of, e);
+    return e == SIM_OK ? 0 : cli_report(e);
 }
 
 int cli_table(int argc, char **argv)

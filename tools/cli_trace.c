@@ -257,15 +257,9 @@ static int cmd_dump(int argc, char **argv)
         e = tracetext_dump(a.file, o.f, cli_progress_update, &prog);
         cli_progress_done(&prog);
     }
-    if (e) {
-        outfile_abort(&o);
-        return cli_report(e);
-    }
-    if (o.f == stdout && ferror(stdout)) {
-        outfile_abort(&o);
-        return cli_report(sim_fail(SIM_ERR_IO, "stdout: write failed"));
-    }
-    if ((e = outfile_commit(&o)))
+    if (!e && o.f == stdout && ferror(stdout))
+        e = sim_fail(SIM_ERR_IO, "stdout: write failed");
+    if ((e = outfile_finish(&o, e)))
         return cli_report(e);
     return 0;
 }
