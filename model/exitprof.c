@@ -107,6 +107,91 @@ static sim_err grow(void **a, size_t *cap, size_t n, size_t size)
     return SIM_OK;
 }
 
+/* ---- the guest's refill handlers ---- */
+
+/* Exits KVM/440 delivers to the guest: its own handler runs and ends in
+ * an rfi the host emulates. */
+static bool delivered(exit_type t)
+{
+    switch (t) {
+    case EXIT_ITLBREAL:
+    case EXIT_DTLBREAL:
+    case EXIT_ISI:
+    case EXIT_DSI:
+    case EXIT_SYSCALL:
+    case EXIT_USR_PR_INST:
+    case EXIT_FP_UNAVAIL: return true;
+    default: return false;
+    }
+}
+
+/* The misses whose handler sequences a profile keeps: the guest's TLB
+ * refill (head_44x.S's InstructionTLBError / DataTLBError). */
+static bool refill_miss(exit_type t)
+{
+    return t == EXIT_ITLBREAL || t == EXIT_DTLBREAL;
+}
+
+/* One finished handler, as it is collected. */
+typedef struct hseq {
+    uint32_t miss;
+    xp_seq s;
+} hseq;
+
+static int cmp_hseq(const void *a, const void *b)
+{
+    const hseq *x = a, *y = b;
+    if (x->miss != y->miss)
+        return x->miss < y->miss ? -1 : 1;
+    if (x->s.len != y->s.len)
+        return x->s.len < y->s.len ? -1 : 1;
+    int c = memcmp(x->s.type, y->s.type, (size_t)x->s.len);
+    if (c)
+        return c;
+    return memcmp(x->s.word, y->s.word, (size_t)x->s.len * sizeof x->s.word[0]);
+}
+
+static int cmp_seq_desc(const void *a, const void *b)
+{
+    const xp_seq *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->len != y->len) /* a stable order */
+        return x->len < y->len ? -1 : 1;
+    int c = memcmp(x->type, y->type, (size_t)x->len);
+    return c ? c : memcmp(x->word, y->word, (size_t)x->len * sizeof x->word[0]);
+}
+
+/* The distinct sequences of each miss type, counted; the XP_MAX_SEQ most
+ * frequent of each kept in p. */
+static sim_err tally_seq(exitprof *p, hseq *hs, size_t n)
+{
+    qsort(hs, n, sizeof *hs, cmp_hseq);
+    xp_seq *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return sim_fail(SIM_ERR_NOMEM, "profile: out of memory");
+    size_t i = 0;
+    while (i < n) {
+        uint32_t m = hs[i].miss;
+        size_t k = 0;
+        while (i < n && hs[i].miss == m) {
+            size_t j = i;
+            while (j < n && hs[j].miss == m && !cmp_hseq(&hs[j], &hs[i]))
+                j++;
+            tmp[k] = hs[i].s;
+            tmp[k++].count = j - i;
+            i = j;
+        }
+        qsort(tmp, k, sizeof *tmp, cmp_seq_desc);
+        if (k > XP_MAX_SEQ)
+            k = XP_MAX_SEQ;
+        p->nseq[m] = (int)k;
+        memcpy(p->seq[m], tmp, k * sizeof *tmp);
+    }
+    free(tmp);
+    return SIM_OK;
+}
+
 sim_err exitprof_build(exitprof *p, const char *path, const char *name,
                        const char *source, const char *assumes)
 {
@@ -136,6 +221,11 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
     pair *words = NULL, *pages = NULL;
     uint32_t *runs = NULL;
     size_t nw = 0, cw = 0, np = 0, cp = 0, nr = 0, cr = 0;
+    /* the refill handler being followed: its miss (-1: none) and its
+     * emulated exits so far */
+    hseq *hs = NULL, cur;
+    size_t nh = 0, ch = 0;
+    int open = -1;
     for (;;) {
         const trace_rec *recs;
         size_t n;
@@ -156,6 +246,26 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
             p->exits++;
             p->count[t]++;
             p->pr[t] += (r->flags & TRF_GUEST_PR) != 0;
+            if (delivered(t)) {
+                /* a handler still open left its leaf path: not kept */
+                open = refill_miss(t) ? (int)t : -1;
+                if (open >= 0)
+                    cur = (hseq){.miss = (uint32_t)t};
+            } else if (open >= 0 && t != EXIT_DCR && has_word(t) &&
+                       r->inst) {
+                if (cur.s.len == XP_SEQ_LEN) {
+                    open = -1; /* longer than a refill: not kept */
+                } else {
+                    cur.s.type[cur.s.len] = (uint8_t)t;
+                    cur.s.word[cur.s.len++] = r->inst;
+                    if (insn440_decode(r->inst) == INSN_RFI) {
+                        if ((e = grow((void **)&hs, &ch, nh, sizeof *hs)))
+                            break;
+                        hs[nh++] = cur;
+                        open = -1;
+                    }
+                }
+            }
             if (has_word(t) && r->inst) {
                 if ((e = grow((void **)&words, &cw, nw, sizeof *words)))
                     break;
@@ -183,6 +293,8 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
         e = tally(words, nw, XP_MAX_WORDS, p->nword, &p->word[0][0]);
     if (e == SIM_OK)
         e = tally(pages, np, XP_MAX_PAGES, p->npage, &p->page[0][0]);
+    if (e == SIM_OK)
+        e = tally_seq(p, hs, nh);
     if (e == SIM_OK) {
         /* the last exit's run is never finished: left out */
         if (nr > 1)
@@ -194,6 +306,7 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
     free(words);
     free(pages);
     free(runs);
+    free(hs);
     return e;
 }
 
@@ -368,6 +481,24 @@ void exitprof_write(FILE *f, const exitprof *p)
     for (int q = 0; q < XP_RUNQ; q++)
         fprintf(f, " %.0f", p->runq[q]);
     fputc('\n', f);
+    bool any = false;
+    for (int t = 0; t < EXIT__COUNT; t++)
+        any |= p->nseq[t] > 0;
+    if (any)
+        fprintf(f, "# seq MISS misses TYPE:word ...: the guest's refill "
+                   "handler, its emulated exits from the delivered miss to "
+                   "its rfi (the most frequent %d)\n",
+                XP_MAX_SEQ);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        for (int k = 0; k < p->nseq[t]; k++) {
+            const xp_seq *q = &p->seq[t][k];
+            fprintf(f, "seq %s %llu", exit_name((exit_type)t),
+                    (unsigned long long)q->count);
+            for (int i = 0; i < q->len; i++)
+                fprintf(f, " %s:0x%08x", exit_name((exit_type)q->type[i]),
+                        q->word[i]);
+            fputc('\n', f);
+        }
     if (!p->nwall)
         return;
     fprintf(f, "# wall: the guest's wall-time-driven exits, from %d `sim "
@@ -499,6 +630,51 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             p->gtlb[p->ngtlb++] = (xp_gtlb){(uint8_t)idx, (uint8_t)tid,
                                             (uint32_t)w0, (uint32_t)w1,
                                             (uint32_t)w2};
+        } else if (!strcmp(kw, "seq")) {
+            const char *s = rest;
+            int m = type_word(&s);
+            if (m < 0 || !refill_miss((exit_type)m))
+                return bad(name, ln, "seq: expected ITLBREAL or DTLBREAL");
+            if (p->nseq[m] == XP_MAX_SEQ)
+                return bad(name, ln, "too many seq lines for one miss type");
+            xp_seq *q = &p->seq[m][p->nseq[m]];
+            memset(q, 0, sizeof *q);
+            char *end;
+            while (*s == ' ')
+                s++;
+            q->count = strtoull(s, &end, 10);
+            if (end == s || *s == '-' || *s == '+' || (*end && *end != ' ') ||
+                q->count == 0)
+                return bad(name, ln, "seq: expected a miss type, its misses "
+                                     "(> 0) and TYPE:word pairs");
+            s = end;
+            bool rfi = false;
+            while (*s == ' ' && s[1]) {
+                s++;
+                const char *c = strchr(s, ':');
+                const char *sp2 = strchr(s, ' ');
+                if (!c || (sp2 && sp2 < c))
+                    return bad(name, ln, "seq: expected TYPE:word");
+                int t = exit_from_namen(s, (unsigned)(c - s));
+                if (t < 0 || !(t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
+                    return bad(name, ln, "seq: expected an emulated exit "
+                                         "type (EMULINST, EMUL_*) before ':'");
+                unsigned long long w = strtoull(c + 1, &end, 16);
+                if (strncmp(c + 1, "0x", 2) || end == c + 3 ||
+                    (*end && *end != ' ') || w > 0xffffffffULL)
+                    return bad(name, ln, "seq: expected a 32-bit word "
+                                         "(0x...) after ':'");
+                if (rfi || q->len == XP_SEQ_LEN)
+                    return bad(name, ln, "seq: the handler goes on after its "
+                                         "rfi, or holds more than 32 exits");
+                q->type[q->len] = (uint8_t)t;
+                q->word[q->len++] = (uint32_t)w;
+                rfi = insn440_decode((uint32_t)w) == INSN_RFI;
+                s = end;
+            }
+            if (*s || !rfi)
+                return bad(name, ln, "seq: the handler must end in its rfi");
+            p->nseq[m]++;
         } else if (!strcmp(kw, "runq")) {
             const char *s = rest;
             for (int q = 0; q < XP_RUNQ; q++) {
@@ -564,13 +740,24 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             p->wall[t] = v;
         } else {
             return bad(name, ln, "unknown keyword (name, source, assumes, "
-                                 "exits, type, word, page, gtlb, runq, "
-                                 "wallrun, wallhz, wall)");
+                                 "exits, type, word, page, gtlb, seq, "
+                                 "runq, wallrun, wallhz, wall)");
         }
     }
     if (!have_name || !have_runq)
         return sim_fail(SIM_ERR_FORMAT, "%s: not an exit profile (needs a "
                         "name and a runq line)", name);
+    for (int m = 0; m < EXIT__COUNT; m++) {
+        uint64_t sum = 0;
+        for (int k = 0; k < p->nseq[m]; k++)
+            sum += p->seq[m][k].count;
+        if (sum > p->count[m])
+            return sim_fail(SIM_ERR_FORMAT, "%s: the seq lines of %s hold "
+                            "%llu misses, its type line %llu",
+                            name, exit_name((exit_type)m),
+                            (unsigned long long)sum,
+                            (unsigned long long)p->count[m]);
+    }
     return SIM_OK;
 }
 

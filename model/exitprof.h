@@ -21,6 +21,8 @@
 #define XP_MAX_GTLB 4096  /* guest TLB writes kept */
 #define XP_RUNQ 101       /* run-length quantiles 0, 1/100, ..., 1 */
 #define XP_MAX_WALL 8     /* recordings the wall-time rates come from */
+#define XP_MAX_SEQ 16     /* refill-handler sequences kept per miss type */
+#define XP_SEQ_LEN 32     /* emulated exits of one kept sequence, at most */
 
 /* One recording of the wall-time fit: its simulated duration, the guest's
  * decrementer ticks in it (its mtspr TSR exits) and its exits. */
@@ -41,6 +43,15 @@ typedef struct xp_gtlb {
     uint32_t w0, w1, w2;
 } xp_gtlb;
 
+/* The emulated exits of one guest TLB-miss handler, from the delivered miss
+ * (ITLBREAL, DTLBREAL) to its rfi, in order, and how many misses ran it. */
+typedef struct xp_seq {
+    uint64_t count;
+    int len;
+    uint8_t type[XP_SEQ_LEN];
+    uint32_t word[XP_SEQ_LEN];
+} xp_seq;
+
 typedef struct exitprof {
     char name[32];
     char source[200];  /* how it was made */
@@ -54,6 +65,15 @@ typedef struct exitprof {
     int ngtlb;
     xp_gtlb gtlb[XP_MAX_GTLB];
     double runq[XP_RUNQ]; /* guest instructions after an entry */
+    /* The guest's TLB-refill handlers (docs/calibration.md, "The guest's
+     * refill handler"): per delivered miss type (ITLBREAL, DTLBREAL), the
+     * most frequent emulated-exit sequences from the miss to the handler's
+     * rfi. Misses whose handler left the leaf path (another delivered
+     * exception, or more than XP_SEQ_LEN emulations before the rfi) or
+     * whose sequence is not among the kept ones have none: count[t] less
+     * the kept sequences' counts. */
+    int nseq[EXIT__COUNT];
+    xp_seq seq[EXIT__COUNT][XP_MAX_SEQ];
     /* The guest's wall-time-driven exits (docs/calibration.md): per type,
      * exits per second of wall time, the slope of its count on the run's
      * duration over nwall cycle-model recordings at several exit costs

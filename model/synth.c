@@ -270,6 +270,188 @@ static bool table_has_emul(const table *t)
     return false;
 }
 
+/* The state of one synth --like run. */
+typedef struct like_ctx {
+    const exitprof *p;
+    const synth_opts *o;
+    synth_like_report *rep;
+    bool fold;
+    uint64_t tbpu, tb, written, progress_total;
+    int next_gtlb;
+    gsl_rng *rng;
+    trace_writer *w;
+    /* the folded EMULINST pool: every emulated word of the profile */
+    like_word pool[EXIT__COUNT * XP_MAX_WORDS];
+    size_t npool;
+    gsl_ran_discrete_t *pooled;
+    /* per type: its words (values in wordv) and pages */
+    gsl_ran_discrete_t *words[EXIT__COUNT], *pages[EXIT__COUNT];
+    uint32_t wordv[EXIT__COUNT][XP_MAX_WORDS];
+    /* the refill handlers: per delivered miss type, a draw over its
+     * sequences and, last, "none" (hpick NULL: no handlers); per miss and
+     * table row, the handler's exits of that row per miss (hmean); the rows
+     * they take from (hbudget); the share of misses given a handler (hq) */
+    gsl_ran_discrete_t *hpick[EXIT__COUNT];
+    double hmean[EXIT__COUNT][EXIT__COUNT];
+    bool hbudget[EXIT__COUNT];
+    double hq;
+    /* per type and word: the profile's exits of that word the kept handler
+     * sequences hold (taken out of the words drawn outside a handler) */
+    double hword[EXIT__COUNT][XP_MAX_WORDS];
+} like_ctx;
+
+/* The handlers' share of each row. A table with misses but fewer
+ * emulations than their handlers would take gives each miss a handler
+ * with probability hq < 1, so that no row runs short. */
+static void like_handlers_prepare(like_ctx *c, const table *hw,
+                                  const uint64_t *left)
+{
+    const exitprof *p = c->p;
+    double need[EXIT__COUNT] = {0};
+    c->hq = 1;
+    for (int m = 0; m < EXIT__COUNT; m++) {
+        if (!p->nseq[m] || !p->count[m])
+            continue;
+        for (int k = 0; k < p->nseq[m]; k++) {
+            const xp_seq *s = &p->seq[m][k];
+            for (int i = 0; i < s->len; i++) {
+                int r = c->fold ? EXIT_EMULINST : s->type[i];
+                c->hmean[m][r] += (double)s->count / (double)p->count[m];
+                for (int j = 0; j < p->nword[s->type[i]]; j++)
+                    if (p->word[s->type[i]][j].v == s->word[i])
+                        c->hword[s->type[i]][j] += (double)s->count;
+            }
+        }
+        for (int r = 0; r < EXIT__COUNT; r++) {
+            need[r] += (double)left[m] * c->hmean[m][r];
+            if (c->hmean[m][r] > 0 && hw->rows[r].present && left[r])
+                c->hbudget[r] = true;
+        }
+    }
+    for (int r = 0; r < EXIT__COUNT; r++)
+        if (c->hbudget[r] && need[r] > (double)left[r])
+            c->hq = fmin(c->hq, (double)left[r] / need[r]);
+}
+
+/* The discrete draws of a run: words outside handlers (the profile's
+ * counts less the kept handlers'), pages, handler sequences. */
+static sim_err like_tables(like_ctx *c)
+{
+    const exitprof *p = c->p;
+    double pw[EXIT__COUNT * XP_MAX_WORDS], w[XP_MAX_PAGES + 1];
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (!(t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
+            continue;
+        for (int k = 0; k < p->nword[t]; k++) {
+            c->pool[c->npool] = (like_word){(exit_type)t, p->word[t][k].v};
+            pw[c->npool++] =
+                fmax(0, (double)p->word[t][k].count - c->hword[t][k]);
+        }
+    }
+    double pwsum = 0;
+    for (size_t i = 0; i < c->npool; i++)
+        pwsum += pw[i];
+    if (c->npool && pwsum > 0 &&
+        !(c->pooled = gsl_ran_discrete_preproc(c->npool, pw)))
+        return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        double ws = 0;
+        for (int k = 0; k < p->nword[t]; k++) {
+            c->wordv[t][k] = p->word[t][k].v;
+            w[k] = fmax(0, (double)p->word[t][k].count - c->hword[t][k]);
+            ws += w[k];
+        }
+        if (p->nword[t] && ws > 0 &&
+            !(c->words[t] = gsl_ran_discrete_preproc((size_t)p->nword[t], w)))
+            return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+        if (p->npage[t]) {
+            for (int k = 0; k < p->npage[t]; k++)
+                w[k] = (double)p->page[t][k].count;
+            if (!(c->pages[t] =
+                      gsl_ran_discrete_preproc((size_t)p->npage[t], w)))
+                return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+        }
+        if (p->nseq[t] && p->count[t] && c->hq > 0) {
+            uint64_t kept = 0;
+            for (int k = 0; k < p->nseq[t]; k++) {
+                w[k] = (double)p->seq[t][k].count;
+                kept += p->seq[t][k].count;
+            }
+            w[p->nseq[t]] = (double)(p->count[t] - kept); /* none */
+            if (!(c->hpick[t] =
+                      gsl_ran_discrete_preproc((size_t)p->nseq[t] + 1, w)))
+                return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+        }
+    }
+    return SIM_OK;
+}
+
+static void like_free(like_ctx *c)
+{
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        gsl_ran_discrete_free(c->words[t]);
+        gsl_ran_discrete_free(c->pages[t]);
+        gsl_ran_discrete_free(c->hpick[t]);
+    }
+    gsl_ran_discrete_free(c->pooled);
+    gsl_rng_free(c->rng);
+}
+
+/* Writes one exit of table row `row`, type t, instruction word `word`,
+ * dressed in the profile's details (and the guest TLB write a tlbwe
+ * makes). */
+static sim_err like_emit(like_ctx *c, int row, exit_type t, uint32_t word)
+{
+    const exitprof *p = c->p;
+    gsl_rng *rng = c->rng;
+    c->rep->count[row]++;
+    trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t};
+    int irq = exit_default_irq(t);
+    r.irq = (uint8_t)(irq < 0 ? 0 : irq);
+    r.flags = TRF_GUEST_INSNS;
+    if (exit_flags(t) & EXF_HEAVY)
+        r.flags |= TRF_USERSPACE;
+    r.inst = word;
+    r.pc = 0xc0000000u + ((uint32_t)gsl_rng_uniform_int(rng, 1u << 20) << 2);
+    int ps = page_source(p, t);
+    if (ps >= 0 && (side_i(t) || irq == BOOKE_IRQ_DTLB_MISS ||
+                    irq == BOOKE_IRQ_DATA_STORAGE || t == EXIT_MMIO)) {
+        /* page and mode together: the share of this page's exits that
+         * were in problem state (a user-mode miss on a kernel page cannot
+         * happen, and is not drawn) */
+        const xp_value *pg = &p->page[ps][gsl_ran_discrete(rng, c->pages[ps])];
+        if (gsl_rng_uniform(rng) * (double)pg->count < (double)pg->pr)
+            r.flags |= TRF_GUEST_PR;
+        uint32_t a = pg->v | ((uint32_t)gsl_rng_uniform_int(rng, 1024) << 2);
+        if (side_i(t))
+            r.pc = r.addr = a;
+        else
+            r.addr = a;
+    } else if (p->count[t] &&
+               gsl_rng_uniform(rng) * (double)p->count[t] < (double)p->pr[t]) {
+        r.flags |= TRF_GUEST_PR;
+    }
+    r.guest = draw_run(rng, p);
+    r.tb = c->tb;
+    c->tb += c->tbpu; /* (no ticks: a nominal microsecond apart) */
+    sim_err e = trace_writer_put(c->w, &r);
+    /* the guest entry a tlbwe wrote, in the profile's order */
+    if (e == SIM_OK && p->ngtlb && word && insn440_decode(word) == INSN_TLBWE) {
+        const xp_gtlb *g = &p->gtlb[c->next_gtlb];
+        c->next_gtlb = (c->next_gtlb + 1) % p->ngtlb;
+        trace_rec gr = {.kind = TREC_GTLB_WRITE, .type = g->index,
+                        .irq = g->tid, .pc = g->w0, .inst = g->w1,
+                        .addr = g->w2, .tb = r.tb};
+        e = trace_writer_put(c->w, &gr);
+        c->rep->gtlb_writes++;
+    }
+    if (c->o->progress && (c->written & 0xfffff) == 0)
+        c->o->progress(c->o->progress_ctx, c->written, c->progress_total);
+    c->written++;
+    return e;
+}
+
+
 sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
                          const synth_opts *o, synth_like_report *rep)
 {
@@ -308,139 +490,97 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
     bool fold = hw->rows[EXIT_EMULINST].present && !table_has_emul(hw);
     rep->folded = fold;
 
-    /* the folded EMULINST pool: every emulated word of the profile */
-    like_word pool[EXIT__COUNT * XP_MAX_WORDS];
-    double pw[EXIT__COUNT * XP_MAX_WORDS];
-    size_t npool = 0;
-    for (int t = 0; t < EXIT__COUNT; t++) {
-        if (!(t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
-            continue;
-        for (int k = 0; k < p->nword[t]; k++) {
-            pool[npool] = (like_word){(exit_type)t, p->word[t][k].v};
-            pw[npool++] = (double)p->word[t][k].count;
-        }
-    }
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_ran_discrete_t *pooled =
-        npool ? gsl_ran_discrete_preproc(npool, pw) : NULL;
-    gsl_ran_discrete_t *words[EXIT__COUNT] = {0}, *pages[EXIT__COUNT] = {0};
+    like_ctx c = {.p = p, .fold = fold, .tbpu = tbpu, .rep = rep,
+                  .progress_total = n, .o = o};
+    like_handlers_prepare(&c, hw, left);
     sim_err e = SIM_OK;
-    if (!rng || (npool && !pooled)) {
+    c.rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!c.rng) {
         e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
         goto out;
     }
-    gsl_rng_set(rng, (unsigned long)o->seed);
+    gsl_rng_set(c.rng, (unsigned long)o->seed);
+    e = like_tables(&c);
+    if (e != SIM_OK)
+        goto out;
     for (int t = 0; t < EXIT__COUNT; t++) {
-        double w[XP_MAX_PAGES];
-        if (p->nword[t]) {
-            for (int k = 0; k < p->nword[t]; k++)
-                w[k] = (double)p->word[t][k].count;
-            words[t] = gsl_ran_discrete_preproc((size_t)p->nword[t], w);
-        }
-        if (p->npage[t]) {
-            for (int k = 0; k < p->npage[t]; k++)
-                w[k] = (double)p->page[t][k].count;
-            pages[t] = gsl_ran_discrete_preproc((size_t)p->npage[t], w);
-        }
-        if ((p->nword[t] && !words[t]) || (p->npage[t] && !pages[t])) {
-            e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
-            goto out;
-        }
         bool detail = left[t] == 0 || p->count[t] > 0 ||
-                      (fold && t == EXIT_EMULINST && npool);
+                      (fold && t == EXIT_EMULINST && c.pooled);
         if (!detail)
             rep->bare[rep->nbare++] = (exit_type)t;
     }
 
     trace_header h =
         synth_header(o, tb_hz, "like:", p->name, "none (synth --like)");
-    trace_writer *w;
-    e = trace_writer_open(&w, path, &h);
+    e = trace_writer_open(&c.w, path, &h);
     if (e != SIM_OK)
         goto out;
-    uint64_t tb = 1000000u * tbpu, remaining = n;
-    int next_gtlb = 0;
-    for (uint64_t i = 0; i < n && e == SIM_OK; i++) {
-        /* the next row, in proportion to what is left of each */
-        double x = gsl_rng_uniform(rng) * (double)remaining;
+    c.tb = 1000000u * tbpu;
+    uint64_t remaining = n;
+    while (remaining && e == SIM_OK) {
+        /* the next row, in proportion to what is left of each; an
+         * emulation row less what the refill handlers of the misses still
+         * to come will take of it */
+        double wsum = 0, wt[EXIT__COUNT];
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            double x = (double)left[t];
+            if (c.hbudget[t]) {
+                for (int m = 0; m < EXIT__COUNT; m++)
+                    if (c.hmean[m][t] > 0)
+                        x -= c.hq * (double)left[m] * c.hmean[m][t];
+                if (x < 0)
+                    x = 0;
+            }
+            wt[t] = x;
+            wsum += x;
+        }
+        double x = gsl_rng_uniform(c.rng) * wsum;
         int row = -1;
         for (int t = 0; t < EXIT__COUNT; t++) {
-            if (!left[t])
+            if (!(wt[t] > 0))
                 continue;
             row = t;
-            if (x < (double)left[t])
+            if (x < wt[t])
                 break;
-            x -= (double)left[t];
+            x -= wt[t];
         }
         left[row]--;
         remaining--;
-        rep->count[row]++;
         exit_type t = (exit_type)row;
         uint32_t word = 0;
-        if (fold && t == EXIT_EMULINST && pooled) {
-            const like_word *lw = &pool[gsl_ran_discrete(rng, pooled)];
+        if (fold && t == EXIT_EMULINST && c.pooled) {
+            const like_word *lw = &c.pool[gsl_ran_discrete(c.rng, c.pooled)];
             t = lw->type;
             word = lw->word;
-        } else if (words[t]) {
-            word = p->word[t][gsl_ran_discrete(rng, words[t])].v;
+        } else if (c.words[t]) {
+            word = c.wordv[t][gsl_ran_discrete(c.rng, c.words[t])];
         }
-        trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)t};
-        int irq = exit_default_irq(t);
-        r.irq = (uint8_t)(irq < 0 ? 0 : irq);
-        r.flags = TRF_GUEST_INSNS;
-        if (exit_flags(t) & EXF_HEAVY)
-            r.flags |= TRF_USERSPACE;
-        r.inst = word;
-        r.pc = 0xc0000000u +
-               ((uint32_t)gsl_rng_uniform_int(rng, 1u << 20) << 2);
-        int ps = page_source(p, t);
-        if (ps >= 0 && (side_i(t) || irq == BOOKE_IRQ_DTLB_MISS ||
-                        irq == BOOKE_IRQ_DATA_STORAGE || t == EXIT_MMIO)) {
-            /* page and mode together: the share of this page's exits that
-             * were in problem state (a user-mode miss on a kernel page
-             * cannot happen, and is not drawn) */
-            const xp_value *pg = &p->page[ps][gsl_ran_discrete(rng, pages[ps])];
-            if (gsl_rng_uniform(rng) * (double)pg->count < (double)pg->pr)
-                r.flags |= TRF_GUEST_PR;
-            uint32_t a =
-                pg->v | ((uint32_t)gsl_rng_uniform_int(rng, 1024) << 2);
-            if (side_i(t))
-                r.pc = r.addr = a;
-            else
-                r.addr = a;
-        } else if (p->count[t] && gsl_rng_uniform(rng) * (double)p->count[t] <
-                                      (double)p->pr[t]) {
-            r.flags |= TRF_GUEST_PR;
+        e = like_emit(&c, row, t, word);
+        /* a delivered guest TLB miss: its refill handler's emulations */
+        if (e == SIM_OK && c.hpick[row] &&
+            gsl_rng_uniform(c.rng) < c.hq) {
+            size_t k = gsl_ran_discrete(c.rng, c.hpick[row]);
+            if ((int)k < p->nseq[row]) {
+                const xp_seq *s = &p->seq[row][k];
+                rep->handlers++;
+                for (int i = 0; i < s->len && e == SIM_OK; i++) {
+                    int r = fold ? EXIT_EMULINST : s->type[i];
+                    if (!left[r])
+                        continue; /* the row is used up: not written */
+                    left[r]--;
+                    remaining--;
+                    rep->handler_exits++;
+                    e = like_emit(&c, r, (exit_type)s->type[i], s->word[i]);
+                }
+            }
         }
-        r.guest = draw_run(rng, p);
-        r.tb = tb;
-        tb += tbpu; /* (no ticks: a nominal microsecond apart) */
-        e = trace_writer_put(w, &r);
-        /* the guest entry a tlbwe wrote, in the profile's order */
-        if (e == SIM_OK && p->ngtlb && word &&
-            insn440_decode(word) == INSN_TLBWE) {
-            const xp_gtlb *g = &p->gtlb[next_gtlb];
-            next_gtlb = (next_gtlb + 1) % p->ngtlb;
-            trace_rec gr = {.kind = TREC_GTLB_WRITE, .type = g->index,
-                            .irq = g->tid, .pc = g->w0, .inst = g->w1,
-                            .addr = g->w2, .tb = r.tb};
-            e = trace_writer_put(w, &gr);
-            rep->gtlb_writes++;
-        }
-        if (o->progress && (i & 0xfffff) == 0)
-            o->progress(o->progress_ctx, i, n);
     }
     if (e == SIM_OK)
-        e = trace_writer_close(w);
+        e = trace_writer_close(c.w);
     else
-        trace_writer_abort(w);
+        trace_writer_abort(c.w);
     rep->exits = n;
 out:
-    for (int t = 0; t < EXIT__COUNT; t++) {
-        gsl_ran_discrete_free(words[t]);
-        gsl_ran_discrete_free(pages[t]);
-    }
-    gsl_ran_discrete_free(pooled);
-    gsl_rng_free(rng);
+    like_free(&c);
     return e;
 }

@@ -54,6 +54,8 @@ typedef struct synth_like_report {
     int nbare;                   /* rows the profile has no detail for */
     exit_type bare[EXIT__COUNT];
     uint64_t gtlb_writes;
+    uint64_t handlers;      /* misses given their refill handler's exits */
+    uint64_t handler_exits; /* the emulated exits those handlers wrote */
 } synth_like_report;
 
 /* Writes a trace whose exit counts follow hw's rows exactly (scaled to
@@ -63,7 +65,10 @@ typedef struct synth_like_report {
  * taxonomy, so its EMULINST exits draw from all of the profile's emulated
  * exits, each keeping the subtype cpu440 gave it), problem state, pages of
  * misses and faults, the guest TLB writes (one after each tlbwe, in the
- * profile's order) and the guest run length, in instructions
+ * profile's order), the refill handler after a delivered guest TLB miss
+ * (the profile's seq lines: its emulated exits follow the miss, taken out of
+ * the emulation rows, whose other exits draw from the words outside the
+ * handlers) and the guest run length, in instructions
  * (TRF_GUEST_INSNS: the cycle model times it). No handler or guest ticks.
  * Never reads anything but hw and p. Deterministic in o->seed. */
 SIM_MUST_CHECK sim_err synth_like_write(const char *path, const table *hw,

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "exitprof.h"
+#include "synth.h"
+#include "table.h"
 #include "testlib.h"
+#include "trace.h"
 #include "tracetext.h"
 
 /* y = 10, 14, 15 at x = 1, 2, 3: the line 13 + 2.5 (x - 2), residuals
@@ -212,6 +215,270 @@ static void test_builtin_and_trace_profile(void)
     CU_ASSERT_PTR_NULL(exitprof_of_trace(4, "boot"));
 }
 
+/* ---- the guest's refill handlers (seq lines) ---- */
+
+#define SPRG0W "0x7d5043a6" /* mtspr SPRG0,r10 */
+#define TLBWE "0x7d4d07a4"  /* tlbwe r10,r13,0 */
+#define RFI "0x4c000064"
+
+/* A plain (flat) recording: three DTLBREAL misses whose handler is mtspr
+ * SPRG0, tlbwe, rfi (a host-handled DTLBVIRT inside one of them does not
+ * break it); a DTLBREAL whose handler meets a SYSCALL before its rfi (left
+ * the leaf path); an ITLBREAL whose handler runs 33 emulations (longer
+ * than XP_SEQ_LEN); one ITLBREAL with tlbwe, rfi; an emulation outside any
+ * handler. */
+static void test_refill_handlers_of_a_recording(void)
+{
+    static char text[16384];
+    size_t n = (size_t)snprintf(
+        text, sizeof text,
+        "header version=1 source=cpu440 tb_hz=1000000 core_hz=1000000 "
+        "workload=\"w\" tool_version=\"t\" cost_label=\"flat-default\"\n");
+    int tb = 0;
+#define EX(type, inst)                                                         \
+    n += (size_t)snprintf(text + n, sizeof text - n,                         \
+                          "exit " type " irq=6 pc=0xc0001000 inst=" inst      \
+                          " tb=%d handler=1 guest=1 flags=H,G\n",              \
+                          tb += 10)
+    for (int i = 0; i < 3; i++) {
+        EX("DTLBREAL", "0");
+        EX("EMULINST", SPRG0W);
+        if (i == 1)
+            EX("DTLBVIRT", "0");
+        EX("EMUL_TLBWE", TLBWE);
+        EX("EMUL_RFI", RFI);
+    }
+    EX("DTLBREAL", "0");
+    EX("EMULINST", SPRG0W);
+    EX("SYSCALL", "0x44000002");
+    EX("EMUL_RFI", RFI);
+    EX("ITLBREAL", "0");
+    for (int i = 0; i < 33; i++)
+        EX("EMULINST", SPRG0W);
+    EX("EMUL_RFI", RFI);
+    EX("ITLBREAL", "0");
+    EX("EMUL_TLBWE", TLBWE);
+    EX("EMUL_RFI", RFI);
+    EX("EMULINST", "0x7c7042a6");
+#undef EX
+    char path[512];
+    snprintf(path, sizeof path, "%s/refill.bin", test_tmp_dir());
+    CU_ASSERT_EQUAL_FATAL(tracetext_pack_buf("refill", text, n, path),
+                          SIM_OK);
+    static exitprof p, r;
+    CU_ASSERT_EQUAL_FATAL(exitprof_build(&p, path, "refill", "s", "a"),
+                          SIM_OK);
+    CU_ASSERT_EQUAL(p.count[EXIT_DTLBREAL], 4);
+    CU_ASSERT_EQUAL_FATAL(p.nseq[EXIT_DTLBREAL], 1);
+    const xp_seq *d = &p.seq[EXIT_DTLBREAL][0];
+    CU_ASSERT_EQUAL(d->count, 3);
+    CU_ASSERT_EQUAL_FATAL(d->len, 3);
+    CU_ASSERT_EQUAL(d->type[0], EXIT_EMULINST);
+    CU_ASSERT_EQUAL(d->word[0], 0x7d5043a6u);
+    CU_ASSERT_EQUAL(d->type[1], EXIT_EMUL_TLBWE);
+    CU_ASSERT_EQUAL(d->word[2], 0x4c000064u);
+    CU_ASSERT_EQUAL_FATAL(p.nseq[EXIT_ITLBREAL], 1);
+    CU_ASSERT_EQUAL(p.seq[EXIT_ITLBREAL][0].count, 1);
+    CU_ASSERT_EQUAL(p.seq[EXIT_ITLBREAL][0].len, 2);
+    CU_ASSERT_EQUAL(p.nseq[EXIT_SYSCALL], 0);
+    /* written and read back */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    exitprof_write(f, &p);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "seq DTLBREAL 3 EMULINST:0x7d5043a6 "
+                                       "EMUL_TLBWE:0x7d4d07a4 "
+                                       "EMUL_RFI:0x4c000064\n"));
+    CU_ASSERT_EQUAL_FATAL(exitprof_parse(&r, buf, len, "rt.prof"), SIM_OK);
+    CU_ASSERT_EQUAL(r.nseq[EXIT_DTLBREAL], 1);
+    CU_ASSERT(memcmp(&r.seq[EXIT_DTLBREAL][0], d, sizeof *d) == 0);
+    CU_ASSERT(memcmp(&r.seq[EXIT_ITLBREAL][0], &p.seq[EXIT_ITLBREAL][0],
+                     sizeof *d) == 0);
+    free(buf);
+}
+
+/* Bad seq lines name their line; seq lines holding more misses than the
+ * type line are refused. */
+static void test_text_bad_seq_lines(void)
+{
+    make_old_prof();
+    static const char *const bad[] = {
+        "seq DSI 1 EMUL_RFI:" RFI "\n",            /* not a refill miss */
+        "seq DTLBREAL 1 EMUL_TLBWE:" TLBWE "\n",   /* no rfi at its end */
+        "seq DTLBREAL 0 EMUL_RFI:" RFI "\n",       /* no misses */
+        "seq DTLBREAL -1 EMUL_RFI:" RFI "\n",
+        "seq DTLBREAL 1 DSI:" RFI "\n",            /* not an emulation */
+        "seq DTLBREAL 1 EMUL_RFI:" RFI " EMUL_TLBWE:" TLBWE "\n",
+        "seq DTLBREAL 1 EMUL_RFI:4c000064\n",      /* no 0x */
+        "seq DTLBREAL 1 EMUL_RFI:0x14c000064\n",   /* not 32 bits */
+        "seq DTLBREAL 1 EMUL_RFI " RFI "\n",
+    };
+    static exitprof r;
+    char t[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int n = snprintf(t, sizeof t, "%s%s", old_prof, bad[i]);
+        CU_ASSERT_EQUAL(exitprof_parse(&r, t, (size_t)n, "bad.prof"),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "bad.prof:9:"));
+    }
+    /* 33 exits */
+    size_t n = (size_t)snprintf(t, sizeof t, "%sseq DTLBREAL 1", old_prof);
+    for (int i = 0; i < 32; i++)
+        n += (size_t)snprintf(t + n, sizeof t - n, " EMUL_TLBWE:" TLBWE);
+    n += (size_t)snprintf(t + n, sizeof t - n, " EMUL_RFI:" RFI "\n");
+    CU_ASSERT_EQUAL(exitprof_parse(&r, t, n, "long.prof"), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "long.prof:9:"));
+    /* the type line says 2 misses, the seq lines 3 */
+    n = (size_t)snprintf(t, sizeof t,
+                         "%stype DTLBREAL 2 0\nseq DTLBREAL 2 EMUL_RFI:" RFI
+                         "\nseq DTLBREAL 1 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI
+                         "\n",
+                         old_prof);
+    CU_ASSERT_EQUAL(exitprof_parse(&r, t, n, "sum.prof"), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "DTLBREAL hold 3 misses"));
+}
+
+/* The profile of the synth tests: 100 DTLBREAL misses, 80 with the
+ * handler mtspr SPRG0, tlbwe, rfi, 20 with none kept; emulations: 500
+ * mfspr SPRG0 (none in a handler), the handler's 80 mtspr SPRG0, 80 tlbwe
+ * and 80 rfi (all in it); DTLBVIRT. */
+static void synth_profile_text(char *t, size_t cap)
+{
+    size_t n = (size_t)snprintf(
+        t, cap,
+        "name h\nsource s\nassumes a\nexits 1840\n"
+        "type DTLBREAL 100 0\ntype DTLBVIRT 1000 0\ntype EMULINST 580 0\n"
+        "type EMUL_TLBWE 80 0\ntype EMUL_RFI 80 0\n"
+        "word EMULINST 0x7c7042a6 500\nword EMULINST " SPRG0W " 80\n"
+        "word EMUL_TLBWE " TLBWE " 80\nword EMUL_RFI " RFI " 80\n"
+        "seq DTLBREAL 80 EMULINST:" SPRG0W " EMUL_TLBWE:" TLBWE
+        " EMUL_RFI:" RFI "\nrunq");
+    for (int q = 0; q < XP_RUNQ; q++)
+        n += (size_t)snprintf(t + n, cap - n, " 10");
+    snprintf(t + n, cap - n, "\n");
+}
+
+/* synth --like of a pre-3.0 table (EMULINST holds every emulation) with
+ * DTLBREAL rows: returns the trace's exits in order (types and words). */
+static size_t synth_handlers(const char *table_text, const char *name,
+                             uint8_t *types, uint32_t *words, size_t cap,
+                             synth_like_report *rep)
+{
+    static char pt[8192];
+    synth_profile_text(pt, sizeof pt);
+    static exitprof p;
+    CU_ASSERT_EQUAL_FATAL(exitprof_parse(&p, pt, strlen(pt), "h.prof"),
+                          SIM_OK);
+    table t;
+    CU_ASSERT_EQUAL_FATAL(table_parse(&t, table_text, strlen(table_text),
+                                      TFMT_KVM, name),
+                          SIM_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
+    synth_opts o = {.seed = 3};
+    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
+    trace_reader *rd;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
+    size_t k = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t m;
+        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
+        if (!m)
+            break;
+        for (size_t i = 0; i < m; i++)
+            if (recs[i].kind == TREC_EXIT && k < cap) {
+                types[k] = recs[i].type;
+                words[k++] = recs[i].inst;
+            }
+    }
+    trace_reader_close(rd);
+    return k;
+}
+
+/* A kvm table of rows (name, count), every exit 1 usec, TIMEINGUEST one
+ * per exit. */
+static const char *table_of(const char *const *names, const int *counts,
+                            int n)
+{
+    static char t[2048];
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += counts[i];
+    size_t k = (size_t)snprintf(t, sizeof t,
+                                "unit is usec\ntraced duration %d usec\n"
+                                "type count min max sum avg stddev time%%\n",
+                                2 * total);
+    for (int i = 0; i <= n; i++) {
+        const char *name = i < n ? names[i] : "TIMEINGUEST";
+        int c = i < n ? counts[i] : total;
+        k += (size_t)snprintf(t + k, sizeof t - k, "%s %d 1 1 %d 1 0 %.2f\n",
+                              name, c, c, 100.0 * c / (2.0 * total));
+    }
+    return t;
+}
+
+/* Each miss the profile gives a handler to is followed by the handler's
+ * exits, in order; the rows' counts are the table's exactly; the words
+ * drawn outside handlers are the ones no handler holds (the profile's
+ * 500 mfspr SPRG0: no tlbwe or rfi outside a handler). 100 misses, 80% of
+ * them with a handler: 80 +- 4 (1 sd). */
+static void test_synth_like_refill_handlers(void)
+{
+    static uint8_t ty[20000];
+    static uint32_t wd[20000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
+    const char *tbl = table_of(names, (const int[]){100, 3000, 2000}, 3);
+    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep);
+    CU_ASSERT_EQUAL_FATAL(n, 5100);
+    CU_ASSERT(rep.handlers >= 60 && rep.handlers <= 96);
+    CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
+    CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 2000);
+    CU_ASSERT_EQUAL(rep.count[EXIT_DTLBREAL], 100);
+    size_t miss = 0, followed = 0, emul = 0, outside_tlbwe = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ty[i] == EXIT_DTLBREAL) {
+            miss++;
+            if (i + 3 < n &&
+                ty[i + 1] == EXIT_EMULINST && wd[i + 1] == 0x7d5043a6u &&
+                ty[i + 2] == EXIT_EMUL_TLBWE && ty[i + 3] == EXIT_EMUL_RFI) {
+                followed++;
+                i += 3;
+                emul += 3;
+            }
+            continue;
+        }
+        if (exit_is_emul((exit_type)ty[i]) || ty[i] == EXIT_EMULINST) {
+            emul++;
+            outside_tlbwe += ty[i] != EXIT_EMULINST || wd[i] != 0x7c7042a6u;
+        }
+    }
+    CU_ASSERT_EQUAL(miss, 100);
+    CU_ASSERT_EQUAL(followed, rep.handlers);
+    CU_ASSERT_EQUAL(emul, 2000);
+    CU_ASSERT_EQUAL(outside_tlbwe, 0);
+}
+
+/* A table whose emulations are fewer than its misses' handlers would take
+ * (100 misses x 0.8 x 3 = 240 > 120): each miss gets its handler with
+ * probability 120 / 240, the row ends at the table's count. */
+static void test_synth_like_handlers_short_row(void)
+{
+    static uint8_t ty[4000];
+    static uint32_t wd[4000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
+    const char *tbl = table_of(names, (const int[]){100, 1000, 120}, 3);
+    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep);
+    CU_ASSERT_EQUAL(n, 1220);
+    CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 120);
+    CU_ASSERT(rep.handlers >= 25 && rep.handlers <= 55);
+    CU_ASSERT(rep.handler_exits <= 120);
+}
+
 static CU_TestInfo tests[] = {
     {"slope and its error by hand", test_slope_by_hand},
     {"wall rates of three recordings", test_wall_rates_of_three_recordings},
@@ -220,6 +487,12 @@ static CU_TestInfo tests[] = {
     {"text: a second wall or wallhz line is refused",
      test_text_duplicate_wall_lines},
     {"built-in rates, a trace's profile", test_builtin_and_trace_profile},
+    {"refill handlers of a recording", test_refill_handlers_of_a_recording},
+    {"text: bad seq lines", test_text_bad_seq_lines},
+    {"synth --like: handlers follow their misses",
+     test_synth_like_refill_handlers},
+    {"synth --like: a row too short for the handlers",
+     test_synth_like_handlers_short_row},
     CU_TEST_INFO_NULL,
 };
 

@@ -102,6 +102,11 @@ static int synth_like(const char *like, const char *mix,
             p.name, seed, (unsigned long long)rep.gtlb_writes,
             rep.folded ? "; EMULINST holds every emulated instruction "
                          "(pre-3.0 taxonomy)" : "");
+    if (rep.handlers)
+        fprintf(stderr, "synth: %llu guest TLB misses run their refill "
+                "handler: %llu emulated exits (docs/calibration.md)\n",
+                (unsigned long long)rep.handlers,
+                (unsigned long long)rep.handler_exits);
     for (int i = 0; i < rep.nbare; i++)
         fprintf(stderr, "synth: note: the profile has no %s exits: those "
                 "rows carry no per-exit detail\n", exit_name(rep.bare[i]));
