@@ -153,6 +153,17 @@ typedef struct whatif_result {
      * ticks' clock (without the work the transforms inserted) */
     uint64_t wall_removed[EXIT__COUNT], wall_added[EXIT__COUNT];
     double wall_gain;
+    /* the guest time of the removed exits (docs/whatif.md, "Run length"),
+     * timebase ticks: what their entries took with them (the baseline's
+     * interval after each, less what was handed on: stub, tail and the
+     * refills the longer run does not need), what was handed on to the run
+     * before (the removed run and the refills it still needs) and the
+     * patched code added there (loads, stores, templates); gone_n: the
+     * removed exits the baseline priced (those of the trace) */
+    uint64_t guest_gone, guest_handed, guest_added, gone_n;
+    /* the baseline's guest intervals and those shorter than one usec, which
+     * 2.6.29's per-sample truncation books as 0 (docs/tables.md) */
+    uint64_t base_intervals, base_sub_usec;
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p
@@ -162,6 +173,11 @@ SIM_MUST_CHECK sim_err whatif_run(const char *path, whatif_chain *c,
                                   const params *p, const whatif_opts *o,
                                   stats *base, stats *pred,
                                   whatif_result *res);
+/* The guest time of the removed exits after whatif_run, one line without
+ * its newline into buf (n bytes): what their entries took with them, what
+ * went to the runs before, and the share of the baseline's guest intervals
+ * under one usec (docs/whatif.md, "Run length"). */
+void whatif_guest_line(char *buf, size_t n, const whatif_result *r);
 /* The transforms' own counters after whatif_run, one line each. */
 void whatif_chain_report(const whatif_chain *c, FILE *f);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include "guest_stages.h"
 #include "insn440.h"
 #include "replay.h"
 #include "taus2.h"
@@ -102,13 +103,7 @@ static void test_guest_side_stages_go_to_timeinguest(void)
 {
     params p;
     quiet(&p);
-    P(&p, stub_insns) = 32;
-    P(&p, entry_tail_insns) = 22;
-    P(&p, stub_code_lines) = 4;
-    P(&p, tail_code_lines) = 3;
-    P(&p, icache_miss_cycles) = 10;
-    P(&p, guest_code_lines) = 8;
-    P(&p, shadow_refill_cycles) = 3;
+    test_guest_stages(&p);
     cost_model *m = mk(&p);
     trace_rec r = ex(EXIT_SYSCALL, 0, 0);
     uint64_t h, g;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guest_stages.h"
 #include "platform/platform.h"
 #include "stats.h"
 #include "synth.h"
@@ -138,6 +139,64 @@ static void test_pv_patches_what_kvm_c_patches(void)
               stats_traced_ticks(&g_base) - g_base.rows[EXIT_EMUL_WAIT].sum);
     CU_ASSERT(g_pred.rows[EXIT_EMUL_WAIT].sum >
               g_base.rows[EXIT_EMUL_WAIT].sum);
+}
+
+/* Runs given in instructions (flags I), as a `synth --like` trace gives
+ * them: two patched exits between system calls. */
+static const char run_trace[] =
+    HEAD
+    "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=1000 guest=5 flags=I,PR\n"
+    "exit EMULINST irq=6 pc=0xc0001000 inst=0x7c7042a6 tb=2000 guest=5 flags=I\n" /* mfspr SPRG0: lwz */
+    "exit EMULINST irq=6 pc=0xc0001030 inst=0x7c7a03a6 tb=3000 guest=5 flags=I\n" /* mtspr SRR0: stw */
+    "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=4000 guest=5 flags=I,PR\n"
+    "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=5000 guest=5 flags=I,PR\n";
+
+/* docs/whatif.md, "Run length": a removed exit's entry takes its stub,
+ * its tail and the refills the longer run no longer needs with it; its
+ * run and the patched code go to the run before. Under 2.6.29's
+ * per-sample truncation an entry whose interval was under one usec was
+ * booked as 0, so its removal takes nothing from TIMEINGUEST's sum. */
+static void test_pv_removed_entries_take_their_own_guest_time(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, cpi) = 1;
+    P(&p, guest_cpi) = 1;
+    test_guest_stages(&p);
+    pack(run_trace);
+    CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.removed, 2);
+    /* every interval of the baseline: 32 + 4x10 stub, 22 + 3x10 tail, 5
+     * instructions, 1 line x 10 + (1 + 1) x 3 refill = 145 cycles */
+    const uint64_t fixed = 32 + 40 + 22 + 30, ival = fixed + 5 + 10 + 6;
+    /* the lwz first maps the magic page (an inserted DTLBPV, no run of its
+     * own: refill (1 + 0) x 3), then its run goes on: 5 + 1 instructions,
+     * refills 1 x 10 + 2 x 3 - 3 = 13 more; the stw's run 5 + 1 after
+     * those 6: 2 lines instead of 1, 10 more */
+    CU_ASSERT_EQUAL(g_res.guest_handed, (5 + 13) + (5 + 10));
+    CU_ASSERT_EQUAL(g_res.guest_added, 2); /* a load and a store */
+    CU_ASSERT_EQUAL(g_res.guest_gone, (ival - 18) + (ival - 15));
+    CU_ASSERT_EQUAL(g_res.guest_gone, 2 * fixed + 3 + 6);
+    CU_ASSERT_EQUAL(g_res.gone_n, 2);
+    /* the ticks add up: four intervals charged in the baseline; the
+     * prediction's lose what the entries took, gain the patched code and
+     * the inserted HCALL's and DTLBPV's own entries (fixed + 3 each) */
+    CU_ASSERT_EQUAL(g_base.rows[EXIT_TIMEINGUEST].sum, 4 * ival);
+    CU_ASSERT_EQUAL(g_pred.rows[EXIT_TIMEINGUEST].sum,
+                    4 * ival - g_res.guest_gone + 2 + 2 * (fixed + 3));
+    CU_ASSERT_EQUAL(g_res.base_intervals, 5);
+    CU_ASSERT_EQUAL(g_res.base_sub_usec, 5); /* 145 < 667 ticks */
+    /* 2.6.29 accounting: each interval, 145 to 162 cycles, is booked as 0
+     * usec before and after: the entries' time never was in the sum */
+    CU_ASSERT_EQUAL_FATAL(run("pv", &p, STATS_USEC), SIM_OK);
+    CU_ASSERT_EQUAL(g_base.rows[EXIT_TIMEINGUEST].sum, 0);
+    CU_ASSERT_EQUAL(g_pred.rows[EXIT_TIMEINGUEST].sum, 0);
+    CU_ASSERT_EQUAL(g_pred.rows[EXIT_TIMEINGUEST].count, 4);
+    char line[512];
+    whatif_guest_line(line, sizeof line, &g_res);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "took 0.000000 s with them"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "100.0% of the baseline's guest "
+                                        "intervals are under 1 usec"));
 }
 
 static void test_pv_template_space_in_address_order(void)
@@ -820,6 +879,8 @@ static CU_TestInfo tests[] = {
      test_wall_rule_drops_floor_rate_times_gain},
     {"wall rule repeats when slower", test_wall_rule_repeats_when_slower},
     {"pv patches what kvm.c patches", test_pv_patches_what_kvm_c_patches},
+    {"pv: removed entries take their own guest time",
+     test_pv_removed_entries_take_their_own_guest_time},
     {"pv template space, address order", test_pv_template_space_in_address_order},
     {"pv sites of the kernel text", test_pv_sites_of_the_kernel_text},
     {"pv scan reads the text, flushes each patch",

@@ -155,6 +155,24 @@ static json_t *wall_json(const whatif_result *r, const char *mix)
     return o;
 }
 
+/* The removed exits' guest time (whatif_guest_line), in seconds. */
+static json_t *guest_json(const whatif_result *r)
+{
+    double hz = r->header.tb_hz ? (double)r->header.tb_hz : 1.0;
+    json_t *o = json_object();
+    json_object_set_new(o, "removed_entries_seconds",
+                        json_real((double)r->guest_gone / hz));
+    json_object_set_new(o, "handed_on_seconds",
+                        json_real((double)r->guest_handed / hz));
+    json_object_set_new(o, "patched_code_seconds",
+                        json_real((double)r->guest_added / hz));
+    json_object_set_new(o, "baseline_intervals",
+                        json_integer((json_int_t)r->base_intervals));
+    json_object_set_new(o, "baseline_intervals_under_1_usec",
+                        json_integer((json_int_t)r->base_sub_usec));
+    return o;
+}
+
 int cli_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -339,6 +357,7 @@ int cli_whatif(int argc, char **argv)
         json_object_set_new(o, "delta", tcmp_to_json(&cmp));
         if (wall_on || !mix_given)
             json_object_set_new(o, "wall", wall_json(&res, wall_on ? mix : NULL));
+        json_object_set_new(o, "guest", guest_json(&res));
         if (json_dumpf(o, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
             e = sim_fail(SIM_ERR_IO, "whatif: writing JSON failed");
         fputc('\n', of.f);
@@ -372,6 +391,9 @@ int cli_whatif(int argc, char **argv)
                     (unsigned long long)res.timed_trace,
                     systemc ? "baseline" : "trace",
                     (unsigned long long)res.timed_pred);
+            char gl[512];
+            whatif_guest_line(gl, sizeof gl, &res);
+            fprintf(of.f, "# %s\n", gl);
             if (wall_on || !mix_given)
                 wall_report(of.f, &res, wall_on ? mix : NULL);
             whatif_chain_report(chain, of.f);

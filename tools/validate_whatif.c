@@ -799,6 +799,9 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                     (unsigned long long)res.misses_rederived,
                     (unsigned long long)res.inserted);
             whatif_chain_report(chain, c->out);
+            char gl[512];
+            whatif_guest_line(gl, sizeof gl, &res);
+            fprintf(c->out, "  %s\n", gl);
         }
         whatif_chain_free(chain);
         if (e != SIM_OK)
