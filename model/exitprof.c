@@ -192,6 +192,109 @@ static sim_err tally_seq(exitprof *p, hseq *hs, size_t n)
     return SIM_OK;
 }
 
+/* The state of one exitprof_build pass. */
+typedef struct build_ctx {
+    exitprof *p;
+    const char *path;
+    pair *words, *pages;
+    uint32_t *runs;
+    size_t nw, cw, np, cp, nr, cr;
+    /* the refill handler being followed: its miss (-1: none) and its
+     * emulated exits so far */
+    hseq *hs, cur;
+    size_t nh, ch;
+    int open;
+} build_ctx;
+
+static sim_err build_header(void *ctx, const trace_header *h)
+{
+    build_ctx *c = ctx;
+    memcpy(c->p->workload, h->workload, sizeof c->p->workload - 1);
+    if (h->source != TSRC_CPU440 || strncmp(h->cost_label, "flat", 4) != 0)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: a profile is made from a plain `sim record` "
+                        "trace (cpu440, flat costs: one guest tick per "
+                        "guest instruction); this one is from %s with "
+                        "costs '%s'",
+                        c->path,
+                        trace_source_name(h->source)
+                            ? trace_source_name(h->source)
+                            : "an unknown source",
+                        h->cost_label);
+    return SIM_OK;
+}
+
+/* A delivered refill miss opens a handler; its emulated exits (not DCR)
+ * join it up to its rfi, which keeps it. */
+static sim_err build_handler(build_ctx *c, const trace_rec *r, exit_type t)
+{
+    if (delivered(t)) {
+        /* a handler still open left its leaf path: not kept */
+        c->open = refill_miss(t) ? (int)t : -1;
+        if (c->open >= 0)
+            c->cur = (hseq){.miss = (uint32_t)t};
+        return SIM_OK;
+    }
+    if (c->open < 0 || t == EXIT_DCR || !has_word(t) || !r->inst)
+        return SIM_OK;
+    xp_seq *q = &c->cur.s;
+    if (q->len == XP_SEQ_LEN) {
+        c->open = -1; /* longer than a refill: not kept */
+        return SIM_OK;
+    }
+    q->type[q->len] = (uint8_t)t;
+    q->word[q->len++] = r->inst;
+    if (insn440_decode(r->inst) != INSN_RFI)
+        return SIM_OK;
+    sim_err e = grow((void **)&c->hs, &c->ch, c->nh, sizeof *c->hs);
+    if (e == SIM_OK)
+        c->hs[c->nh++] = c->cur;
+    c->open = -1;
+    return e;
+}
+
+static sim_err build_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    build_ctx *c = ctx;
+    exitprof *p = c->p;
+    sim_err e = SIM_OK;
+    for (size_t i = 0; i < n && e == SIM_OK; i++) {
+        const trace_rec *r = &recs[i];
+        if (r->kind == TREC_GTLB_WRITE) {
+            if (p->ngtlb < XP_MAX_GTLB)
+                p->gtlb[p->ngtlb++] =
+                    (xp_gtlb){r->type, r->irq, r->pc, r->inst, r->addr};
+            continue;
+        }
+        if (r->kind != TREC_EXIT)
+            continue;
+        exit_type t = (exit_type)r->type;
+        p->exits++;
+        p->count[t]++;
+        p->pr[t] += (r->flags & TRF_GUEST_PR) != 0;
+        if ((e = build_handler(c, r, t)))
+            break;
+        if (has_word(t) && r->inst) {
+            if ((e = grow((void **)&c->words, &c->cw, c->nw, sizeof *c->words)))
+                break;
+            c->words[c->nw++] = (pair){t, r->inst, 0};
+        }
+        uint32_t a = r->addr;
+        if ((t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL || t == EXIT_ISI) && !a)
+            a = r->pc;
+        if (has_page(t)) {
+            if ((e = grow((void **)&c->pages, &c->cp, c->np, sizeof *c->pages)))
+                break;
+            c->pages[c->np++] =
+                (pair){t, a & ~0xfffu, (r->flags & TRF_GUEST_PR) != 0};
+        }
+        if ((e = grow((void **)&c->runs, &c->cr, c->nr, sizeof *c->runs)))
+            break;
+        c->runs[c->nr++] = r->guest;
+    }
+    return e;
+}
+
 sim_err exitprof_build(exitprof *p, const char *path, const char *name,
                        const char *source, const char *assumes)
 {
@@ -199,114 +302,30 @@ sim_err exitprof_build(exitprof *p, const char *path, const char *name,
     snprintf(p->name, sizeof p->name, "%s", name);
     snprintf(p->source, sizeof p->source, "%s", source ? source : "");
     snprintf(p->assumes, sizeof p->assumes, "%s", assumes ? assumes : "");
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e != SIM_OK)
-        return e;
-    const trace_header hd = *trace_reader_header(rd), *h = &hd;
-    memcpy(p->workload, h->workload, sizeof p->workload - 1);
-    if (h->source != TSRC_CPU440 || strncmp(h->cost_label, "flat", 4) != 0) {
-        trace_reader_close(rd);
-        return sim_fail(SIM_ERR_FORMAT,
-                        "%s: a profile is made from a plain `sim record` "
-                        "trace (cpu440, flat costs: one guest tick per "
-                        "guest instruction); this one is from %s with "
-                        "costs '%s'",
-                        path,
-                        trace_source_name(h->source)
-                            ? trace_source_name(h->source)
-                            : "an unknown source",
-                        h->cost_label);
-    }
-    pair *words = NULL, *pages = NULL;
-    uint32_t *runs = NULL;
-    size_t nw = 0, cw = 0, np = 0, cp = 0, nr = 0, cr = 0;
-    /* the refill handler being followed: its miss (-1: none) and its
-     * emulated exits so far */
-    hseq *hs = NULL, cur;
-    size_t nh = 0, ch = 0;
-    int open = -1;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        for (size_t i = 0; i < n && e == SIM_OK; i++) {
-            const trace_rec *r = &recs[i];
-            if (r->kind == TREC_GTLB_WRITE) {
-                if (p->ngtlb < XP_MAX_GTLB)
-                    p->gtlb[p->ngtlb++] =
-                        (xp_gtlb){r->type, r->irq, r->pc, r->inst, r->addr};
-                continue;
-            }
-            if (r->kind != TREC_EXIT)
-                continue;
-            exit_type t = (exit_type)r->type;
-            p->exits++;
-            p->count[t]++;
-            p->pr[t] += (r->flags & TRF_GUEST_PR) != 0;
-            if (delivered(t)) {
-                /* a handler still open left its leaf path: not kept */
-                open = refill_miss(t) ? (int)t : -1;
-                if (open >= 0)
-                    cur = (hseq){.miss = (uint32_t)t};
-            } else if (open >= 0 && t != EXIT_DCR && has_word(t) &&
-                       r->inst) {
-                if (cur.s.len == XP_SEQ_LEN) {
-                    open = -1; /* longer than a refill: not kept */
-                } else {
-                    cur.s.type[cur.s.len] = (uint8_t)t;
-                    cur.s.word[cur.s.len++] = r->inst;
-                    if (insn440_decode(r->inst) == INSN_RFI) {
-                        if ((e = grow((void **)&hs, &ch, nh, sizeof *hs)))
-                            break;
-                        hs[nh++] = cur;
-                        open = -1;
-                    }
-                }
-            }
-            if (has_word(t) && r->inst) {
-                if ((e = grow((void **)&words, &cw, nw, sizeof *words)))
-                    break;
-                words[nw++] = (pair){t, r->inst, 0};
-            }
-            uint32_t a = r->addr;
-            if ((t == EXIT_ITLBVIRT || t == EXIT_ITLBREAL || t == EXIT_ISI) &&
-                !a)
-                a = r->pc;
-            if (has_page(t)) {
-                if ((e = grow((void **)&pages, &cp, np, sizeof *pages)))
-                    break;
-                pages[np++] =
-                    (pair){t, a & ~0xfffu, (r->flags & TRF_GUEST_PR) != 0};
-            }
-            if ((e = grow((void **)&runs, &cr, nr, sizeof *runs)))
-                break;
-            runs[nr++] = r->guest;
-        }
-    }
-    trace_reader_close(rd);
+    build_ctx c = {.p = p, .path = path, .open = -1};
+    const trace_pass pass = {.ctx = &c, .header = build_header,
+                             .chunk = build_chunk};
+    uint64_t nrec;
+    sim_err e = trace_pass_file(path, &pass, &nrec);
     if (e == SIM_OK && p->exits == 0)
         e = sim_fail(SIM_ERR_FORMAT, "%s: the trace has no exits", path);
     if (e == SIM_OK)
-        e = tally(words, nw, XP_MAX_WORDS, p->nword, &p->word[0][0]);
+        e = tally(c.words, c.nw, XP_MAX_WORDS, p->nword, &p->word[0][0]);
     if (e == SIM_OK)
-        e = tally(pages, np, XP_MAX_PAGES, p->npage, &p->page[0][0]);
+        e = tally(c.pages, c.np, XP_MAX_PAGES, p->npage, &p->page[0][0]);
     if (e == SIM_OK)
-        e = tally_seq(p, hs, nh);
+        e = tally_seq(p, c.hs, c.nh);
     if (e == SIM_OK) {
         /* the last exit's run is never finished: left out */
-        if (nr > 1)
-            nr--;
-        qsort(runs, nr, sizeof *runs, cmp_u32);
+        size_t nr = c.nr > 1 ? c.nr - 1 : c.nr;
+        qsort(c.runs, nr, sizeof *c.runs, cmp_u32);
         for (int q = 0; q < XP_RUNQ; q++)
-            p->runq[q] = runs[(size_t)((double)(nr - 1) * q / (XP_RUNQ - 1))];
+            p->runq[q] = c.runs[(size_t)((double)(nr - 1) * q / (XP_RUNQ - 1))];
     }
-    free(words);
-    free(pages);
-    free(runs);
-    free(hs);
+    free(c.words);
+    free(c.pages);
+    free(c.runs);
+    free(c.hs);
     return e;
 }
 
@@ -340,56 +359,65 @@ static bool is_tick_ack(const trace_rec *r)
            insn440_spr(r->inst) == 336;
 }
 
+/* The state of one wall_scan pass. */
+typedef struct wall_ctx {
+    const char *path, *workload;
+    xp_wallrun *w;
+    uint64_t *count;
+    uint64_t first, end, tb_hz;
+} wall_ctx;
+
+static sim_err wall_header(void *ctx, const trace_header *h)
+{
+    wall_ctx *c = ctx;
+    c->tb_hz = h->tb_hz;
+    if (h->source != TSRC_CPU440 ||
+        strncmp(h->cost_label, "cycle model", 11) != 0)
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s: the wall-time rates are measured on `sim record "
+                        "--model` traces (cpu440, cycle model: the guest's "
+                        "timer runs on the modelled time); this one has "
+                        "costs '%s'",
+                        c->path, h->cost_label);
+    if (c->workload[0] && strcmp(h->workload, c->workload) != 0)
+        return sim_fail(SIM_ERR_FORMAT, "%s: a recording of '%s', not of "
+                        "the profile's workload '%s'",
+                        c->path, h->workload, c->workload);
+    return SIM_OK;
+}
+
+static sim_err wall_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    wall_ctx *c = ctx;
+    for (size_t i = 0; i < n; i++) {
+        const trace_rec *r = &recs[i];
+        if (r->kind != TREC_EXIT)
+            continue;
+        if (!c->w->exits)
+            c->first = r->tb;
+        c->w->exits++;
+        c->count[r->type]++;
+        c->w->ticks += is_tick_ack(r);
+        c->end = r->tb + r->handler + r->guest;
+    }
+    return SIM_OK;
+}
+
 /* One wall recording: its duration, ticks and per-type exit counts. */
 static sim_err wall_scan(const char *path, const char *workload,
                          xp_wallrun *w, uint64_t count[EXIT__COUNT])
 {
     memset(w, 0, sizeof *w);
     memset(count, 0, EXIT__COUNT * sizeof count[0]);
-    trace_reader *rd;
-    sim_err e = trace_reader_open(&rd, path);
-    if (e != SIM_OK)
-        return e;
-    const trace_header h = *trace_reader_header(rd);
-    if (h.source != TSRC_CPU440 ||
-        strncmp(h.cost_label, "cycle model", 11) != 0) {
-        trace_reader_close(rd);
-        return sim_fail(SIM_ERR_FORMAT,
-                        "%s: the wall-time rates are measured on `sim record "
-                        "--model` traces (cpu440, cycle model: the guest's "
-                        "timer runs on the modelled time); this one has "
-                        "costs '%s'",
-                        path, h.cost_label);
-    }
-    if (workload[0] && strcmp(h.workload, workload) != 0) {
-        trace_reader_close(rd);
-        return sim_fail(SIM_ERR_FORMAT, "%s: a recording of '%s', not of "
-                        "the profile's workload '%s'",
-                        path, h.workload, workload);
-    }
-    uint64_t first = 0, end = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t n;
-        e = trace_reader_next(rd, &recs, &n);
-        if (e != SIM_OK || n == 0)
-            break;
-        for (size_t i = 0; i < n; i++) {
-            const trace_rec *r = &recs[i];
-            if (r->kind != TREC_EXIT)
-                continue;
-            if (!w->exits)
-                first = r->tb;
-            w->exits++;
-            count[r->type]++;
-            w->ticks += is_tick_ack(r);
-            end = r->tb + r->handler + r->guest;
-        }
-    }
-    trace_reader_close(rd);
-    if (e == SIM_OK && (!w->exits || end <= first))
+    wall_ctx c = {.path = path, .workload = workload, .w = w, .count = count};
+    const trace_pass pass = {.ctx = &c, .header = wall_header,
+                             .chunk = wall_chunk};
+    uint64_t nrec;
+    sim_err e = trace_pass_file(path, &pass, &nrec);
+    if (e == SIM_OK && (!w->exits || c.end <= c.first))
         e = sim_fail(SIM_ERR_FORMAT, "%s: the trace has no exits", path);
-    w->seconds = (double)(end - first) / (double)h.tb_hz;
+    if (e == SIM_OK)
+        w->seconds = (double)(c.end - c.first) / (double)c.tb_hz;
     return e;
 }
 

@@ -280,13 +280,13 @@ typedef struct like_ctx {
     int next_gtlb;
     gsl_rng *rng;
     trace_writer *w;
-    /* the folded EMULINST pool: every emulated word of the profile */
-    like_word pool[EXIT__COUNT * XP_MAX_WORDS];
-    size_t npool;
-    gsl_ran_discrete_t *pooled;
-    /* per type: its words (values in wordv) and pages */
-    gsl_ran_discrete_t *words[EXIT__COUNT], *pages[EXIT__COUNT];
-    uint32_t wordv[EXIT__COUNT][XP_MAX_WORDS];
+    bool rows_3x; /* the table's SPR rows are 3.0+'s */
+    /* per table row: the words its exits draw from, each with the type
+     * the record gets (a folded EMULINST row: every emulated word of the
+     * profile, each keeping cpu440's subtype); per type: its pages */
+    like_word *pool[EXIT__COUNT];
+    size_t npool[EXIT__COUNT];
+    gsl_ran_discrete_t *pooled[EXIT__COUNT], *pages[EXIT__COUNT];
     /* the refill handlers: per delivered miss type, a draw over its
      * sequences and, last, "none" (hpick NULL: no handlers); per miss and
      * table row, the handler's exits of that row per miss (hmean); the rows
@@ -299,6 +299,25 @@ typedef struct like_ctx {
      * sequences hold (taken out of the words drawn outside a handler) */
     double hword[EXIT__COUNT][XP_MAX_WORDS];
 } like_ctx;
+
+/* The table row of a profile exit of type t (cpu440's rows, 2.6.29-2.6.37)
+ * with word w: a folded table's EMULINST for every emulation; in a 3.0+
+ * table an mfspr or mtspr in EMULINST (SRR0/1, SPRG0-3 ...) has its
+ * subtype row; else t. */
+static int like_row(const like_ctx *c, exit_type t, uint32_t w)
+{
+    bool emul = t == EXIT_EMULINST || exit_is_emul(t);
+    if (c->fold && emul)
+        return EXIT_EMULINST;
+    if (c->rows_3x && t == EXIT_EMULINST && w) {
+        insn_class k = insn440_decode(w);
+        if (k == INSN_MFSPR)
+            return EXIT_EMUL_MFSPR;
+        if (k == INSN_MTSPR)
+            return EXIT_EMUL_MTSPR;
+    }
+    return t;
+}
 
 /* The handlers' share of each row. A table with misses but fewer
  * emulations than their handlers would take gives each miss a handler
@@ -315,7 +334,7 @@ static void like_handlers_prepare(like_ctx *c, const table *hw,
         for (int k = 0; k < p->nseq[m]; k++) {
             const xp_seq *s = &p->seq[m][k];
             for (int i = 0; i < s->len; i++) {
-                int r = c->fold ? EXIT_EMULINST : s->type[i];
+                int r = like_row(c, (exit_type)s->type[i], s->word[i]);
                 c->hmean[m][r] += (double)s->count / (double)p->count[m];
                 for (int j = 0; j < p->nword[s->type[i]]; j++)
                     if (p->word[s->type[i]][j].v == s->word[i])
@@ -338,32 +357,43 @@ static void like_handlers_prepare(like_ctx *c, const table *hw,
 static sim_err like_tables(like_ctx *c)
 {
     const exitprof *p = c->p;
-    double pw[EXIT__COUNT * XP_MAX_WORDS], w[XP_MAX_PAGES + 1];
-    for (int t = 0; t < EXIT__COUNT; t++) {
-        if (!(t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
-            continue;
+    double w[XP_MAX_PAGES + 1];
+    /* each row's words: the profile's counts less the kept handlers' */
+    double *pw[EXIT__COUNT] = {0};
+    sim_err e = SIM_OK;
+    for (int t = 0; t < EXIT__COUNT && e == SIM_OK; t++)
         for (int k = 0; k < p->nword[t]; k++) {
-            c->pool[c->npool] = (like_word){(exit_type)t, p->word[t][k].v};
-            pw[c->npool++] =
-                fmax(0, (double)p->word[t][k].count - c->hword[t][k]);
+            int r = like_row(c, (exit_type)t, p->word[t][k].v);
+            size_t n = c->npool[r];
+            like_word *nl = realloc(c->pool[r], (n + 1) * sizeof *nl);
+            double *nw = realloc(pw[r], (n + 1) * sizeof *nw);
+            if (nl)
+                c->pool[r] = nl;
+            if (nw)
+                pw[r] = nw;
+            if (!nl || !nw) {
+                e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+                break;
+            }
+            bool keep = c->fold && r == EXIT_EMULINST;
+            nl[n] = (like_word){keep ? (exit_type)t : (exit_type)r,
+                                p->word[t][k].v};
+            nw[n] = fmax(0, (double)p->word[t][k].count - c->hword[t][k]);
+            c->npool[r]++;
         }
-    }
-    double pwsum = 0;
-    for (size_t i = 0; i < c->npool; i++)
-        pwsum += pw[i];
-    if (c->npool && pwsum > 0 &&
-        !(c->pooled = gsl_ran_discrete_preproc(c->npool, pw)))
-        return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
-    for (int t = 0; t < EXIT__COUNT; t++) {
+    for (int r = 0; r < EXIT__COUNT && e == SIM_OK; r++) {
         double ws = 0;
-        for (int k = 0; k < p->nword[t]; k++) {
-            c->wordv[t][k] = p->word[t][k].v;
-            w[k] = fmax(0, (double)p->word[t][k].count - c->hword[t][k]);
-            ws += w[k];
-        }
-        if (p->nword[t] && ws > 0 &&
-            !(c->words[t] = gsl_ran_discrete_preproc((size_t)p->nword[t], w)))
-            return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+        for (size_t i = 0; i < c->npool[r]; i++)
+            ws += pw[r][i];
+        if (ws > 0 && !(c->pooled[r] = gsl_ran_discrete_preproc(c->npool[r],
+                                                                 pw[r])))
+            e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+    }
+    for (int r = 0; r < EXIT__COUNT; r++)
+        free(pw[r]);
+    if (e != SIM_OK)
+        return e;
+    for (int t = 0; t < EXIT__COUNT; t++) {
         if (p->npage[t]) {
             for (int k = 0; k < p->npage[t]; k++)
                 w[k] = (double)p->page[t][k].count;
@@ -389,11 +419,11 @@ static sim_err like_tables(like_ctx *c)
 static void like_free(like_ctx *c)
 {
     for (int t = 0; t < EXIT__COUNT; t++) {
-        gsl_ran_discrete_free(c->words[t]);
+        gsl_ran_discrete_free(c->pooled[t]);
         gsl_ran_discrete_free(c->pages[t]);
         gsl_ran_discrete_free(c->hpick[t]);
+        free(c->pool[t]);
     }
-    gsl_ran_discrete_free(c->pooled);
     gsl_rng_free(c->rng);
 }
 
@@ -491,7 +521,7 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
     rep->folded = fold;
 
     like_ctx c = {.p = p, .fold = fold, .tbpu = tbpu, .rep = rep,
-                  .progress_total = n, .o = o};
+                  .progress_total = n, .o = o, .rows_3x = o->spr_rows_3x};
     like_handlers_prepare(&c, hw, left);
     sim_err e = SIM_OK;
     c.rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -505,7 +535,7 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         goto out;
     for (int t = 0; t < EXIT__COUNT; t++) {
         bool detail = left[t] == 0 || p->count[t] > 0 ||
-                      (fold && t == EXIT_EMULINST && c.pooled);
+                      c.pooled[t];
         if (!detail)
             rep->bare[rep->nbare++] = (exit_type)t;
     }
@@ -548,12 +578,11 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         remaining--;
         exit_type t = (exit_type)row;
         uint32_t word = 0;
-        if (fold && t == EXIT_EMULINST && c.pooled) {
-            const like_word *lw = &c.pool[gsl_ran_discrete(c.rng, c.pooled)];
+        if (c.pooled[row]) {
+            const like_word *lw =
+                &c.pool[row][gsl_ran_discrete(c.rng, c.pooled[row])];
             t = lw->type;
             word = lw->word;
-        } else if (c.words[t]) {
-            word = c.wordv[t][gsl_ran_discrete(c.rng, c.words[t])];
         }
         e = like_emit(&c, row, t, word);
         /* a delivered guest TLB miss: its refill handler's emulations */
@@ -562,16 +591,19 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
             size_t k = gsl_ran_discrete(c.rng, c.hpick[row]);
             if ((int)k < p->nseq[row]) {
                 const xp_seq *s = &p->seq[row][k];
-                rep->handlers++;
+                uint64_t before = rep->handler_exits;
                 for (int i = 0; i < s->len && e == SIM_OK; i++) {
-                    int r = fold ? EXIT_EMULINST : s->type[i];
+                    exit_type st = (exit_type)s->type[i];
+                    int r = like_row(&c, st, s->word[i]);
                     if (!left[r])
                         continue; /* the row is used up: not written */
                     left[r]--;
                     remaining--;
                     rep->handler_exits++;
-                    e = like_emit(&c, r, (exit_type)s->type[i], s->word[i]);
+                    e = like_emit(&c, r, fold ? st : (exit_type)r,
+                                  s->word[i]);
                 }
+                rep->handlers += rep->handler_exits > before;
             }
         }
     }

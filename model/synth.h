@@ -35,6 +35,10 @@ typedef struct synth_opts {
     uint64_t seed;
     uint64_t tb_hz;   /* default 667 MHz (a 440EPx; tb = core clock) */
     uint64_t core_hz;
+    /* synth --like: the table is a 3.0+ kernel's, whose EMUL_MFSPR and
+     * EMUL_MTSPR rows hold every mfspr/mtspr (2.6.29-2.6.37: only the SPRs
+     * that reach the core handlers, as cpu440 records them) */
+    bool spr_rows_3x;
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
 } synth_opts;
@@ -54,7 +58,7 @@ typedef struct synth_like_report {
     int nbare;                   /* rows the profile has no detail for */
     exit_type bare[EXIT__COUNT];
     uint64_t gtlb_writes;
-    uint64_t handlers;      /* misses given their refill handler's exits */
+    uint64_t handlers;      /* misses whose refill handler wrote exits */
     uint64_t handler_exits; /* the emulated exits those handlers wrote */
 } synth_like_report;
 

@@ -16,6 +16,12 @@ sim_cli_test(synth_like_with_profile 2 "~--profile and --like exclude each other
   trace synth --like ${NOPV} --profile ${NOPV} -o like_x.bin)
 sim_cli_test(synth_mix_needs_like 2 "~--mix needs --like"
   trace synth --mix boot --exits 10 -o like_x.bin)
+sim_cli_test(synth_accounting_needs_like 2 "~--accounting needs --like TABLE"
+  trace synth --accounting 3.1 --exits 10 -o like_x.bin)
+sim_cli_test(synth_like_accounting_bad 2 "~--accounting"
+  trace synth --like ${NOPV} --accounting 3.0 -o like_x.bin)
+sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25437 emulated exits"
+  trace synth --like ${NOPV} --exits 100k -o like_h.bin)
 sim_cli_test(profile_needs_cpu440 2 "~a profile is made from a plain `sim record` trace"
   trace profile @synth500.bin --name x -o like_x.prof)
 sim_cli_test(profile_bad_file 2 "~calib_hcall_table.txt:[0-9]+: unknown keyword"

@@ -364,7 +364,7 @@ static void synth_profile_text(char *t, size_t cap)
  * DTLBREAL rows: returns the trace's exits in order (types and words). */
 static size_t synth_handlers(const char *table_text, const char *name,
                              uint8_t *types, uint32_t *words, size_t cap,
-                             synth_like_report *rep)
+                             synth_like_report *rep, bool rows_3x)
 {
     static char pt[8192];
     synth_profile_text(pt, sizeof pt);
@@ -377,7 +377,7 @@ static size_t synth_handlers(const char *table_text, const char *name,
                           SIM_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
-    synth_opts o = {.seed = 3};
+    synth_opts o = {.seed = 3, .spr_rows_3x = rows_3x};
     CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
     trace_reader *rd;
     CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
@@ -432,7 +432,7 @@ static void test_synth_like_refill_handlers(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 3000, 2000}, 3);
-    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep);
+    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep, false);
     CU_ASSERT_EQUAL_FATAL(n, 5100);
     CU_ASSERT(rep.handlers >= 60 && rep.handlers <= 96);
     CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
@@ -472,11 +472,52 @@ static void test_synth_like_handlers_short_row(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 1000, 120}, 3);
-    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep);
+    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep, false);
     CU_ASSERT_EQUAL(n, 1220);
     CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 120);
     CU_ASSERT(rep.handlers >= 25 && rep.handlers <= 55);
     CU_ASSERT(rep.handler_exits <= 120);
+}
+
+/* A table with EMUL_* rows: under 2.6.29-2.6.37's rows (cpu440's) the
+ * profile's mtspr/mfspr SPRG0 stay EMULINST; under 3.0+'s they are
+ * EMUL_MTSPR / EMUL_MFSPR exits (handlers' and the others alike), and
+ * the EMULINST row carries none. */
+static void test_synth_like_rows_3x(void)
+{
+    static uint8_t ty[20000];
+    static uint32_t wd[20000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST",
+                                        "EMUL_MTSPR", "EMUL_MFSPR",
+                                        "EMUL_TLBWE", "EMUL_RFI"};
+    const int counts[] = {100, 3000, 10, 80, 500, 80, 80};
+    for (int mode = 0; mode < 2; mode++) {
+        const char *tbl = table_of(names, counts, 7);
+        size_t n = synth_handlers(tbl, mode ? "rows3x" : "rows26", ty, wd,
+                                  20000, &rep, mode == 1);
+        CU_ASSERT_EQUAL_FATAL(n, 3850);
+        size_t spr_in_emulinst = 0, mtspr_sprg0 = 0, mfspr_sprg0 = 0;
+        for (size_t i = 0; i < n; i++) {
+            spr_in_emulinst += ty[i] == EXIT_EMULINST &&
+                               (wd[i] == 0x7d5043a6u || wd[i] == 0x7c7042a6u);
+            mtspr_sprg0 += ty[i] == EXIT_EMUL_MTSPR && wd[i] == 0x7d5043a6u;
+            mfspr_sprg0 += ty[i] == EXIT_EMUL_MFSPR && wd[i] == 0x7c7042a6u;
+        }
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_MTSPR], 80);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_MFSPR], 500);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 10);
+        if (mode) {
+            CU_ASSERT_EQUAL(spr_in_emulinst, 0);
+            /* every mtspr SPRG0 of the profile is a handler's */
+            CU_ASSERT(rep.handlers > 60);
+            CU_ASSERT_EQUAL(mtspr_sprg0, rep.handlers);
+            CU_ASSERT_EQUAL(mfspr_sprg0, 500);
+        } else {
+            CU_ASSERT_EQUAL(spr_in_emulinst, 10);
+            CU_ASSERT_EQUAL(mtspr_sprg0 + mfspr_sprg0, 0);
+        }
+    }
 }
 
 static CU_TestInfo tests[] = {
@@ -493,6 +534,8 @@ static CU_TestInfo tests[] = {
      test_synth_like_refill_handlers},
     {"synth --like: a row too short for the handlers",
      test_synth_like_handlers_short_row},
+    {"synth --like: 3.0+ rows hold every mfspr/mtspr",
+     test_synth_like_rows_3x},
     CU_TEST_INFO_NULL,
 };
 

@@ -34,6 +34,10 @@ static void help(FILE *f)
         "                   and the trace's core clock is this one)\n"
         "  --tb-per-usec N  the table (--profile, --like) is debugfs in the 3.1+\n"
         "                   form: timebase ticks per usec, as sim table show\n"
+        "  --accounting A   2.6.29 (default) or 3.1: the --like table's kernel;\n"
+        "                   a 3.1+ table (also one read with --tb-per-usec)\n"
+        "                   counts every mfspr/mtspr in EMUL_MFSPR/EMUL_MTSPR,\n"
+        "                   SRR0/1 and SPRG0-3 included (3.0+'s rows)\n"
         "  -o FILE          output trace (temporary name, renamed when complete)\n"
         "\n"
         "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
@@ -43,8 +47,10 @@ static void help(FILE *f)
         "instructions - come from exit profile --mix PROFILE (a built-in name or a\n"
         "file; default boot), measured on cpu440, never from the table. A table\n"
         "without EMUL_* rows counts every emulated instruction as EMULINST (the\n"
-        "taxonomy before 3.0). The trace carries no ticks: replay and calibrate\n"
-        "price it with the cycle model (docs/calibration.md).\n"
+        "taxonomy before 3.0). After each guest TLB miss (ITLBREAL, DTLBREAL) the\n"
+        "profile's refill handler runs: its emulated exits follow the miss.\n"
+        "The trace carries no ticks: replay and calibrate price it with the\n"
+        "cycle model (docs/calibration.md).\n"
         "  --mix list       the built-in profiles and what each assumes\n");
 }
 
@@ -66,7 +72,7 @@ static int list_mixes(void)
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
-                      const char *profile, double tb_per_usec)
+                      const char *profile, double tb_per_usec, bool rows_3x)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -89,6 +95,7 @@ static int synth_like(const char *like, const char *mix,
     cli_progress prog;
     cli_progress_init(&prog, "synth", "exits");
     synth_opts so = {.exits = exits, .seed = seed, .tb_hz = tb_hz,
+                     .spr_rows_3x = rows_3x || tb_per_usec > 0,
                      .progress = cli_progress_update, .progress_ctx = &prog};
     synth_like_report rep;
     e = synth_like_write(out, &t, &p, &so, &rep);
@@ -217,6 +224,7 @@ int cli_trace_synth(int argc, char **argv)
         {"like", required_argument, 0, 'L'},
         {"mix", required_argument, 0, 'm'},
         {"tb-per-usec", required_argument, 0, 'B'},
+        {"accounting", required_argument, 0, 'a'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -224,6 +232,8 @@ int cli_trace_synth(int argc, char **argv)
     const char *profile = NULL, *out = NULL, *like = NULL, *mix = NULL;
     bool have_exits = false;
     double tb_per_usec = 0;
+    const char *acc = NULL;
+    stats_unit unit = STATS_USEC;
     int c;
     optind = 1;
     opterr = 0;
@@ -256,6 +266,11 @@ int cli_trace_synth(int argc, char **argv)
             if (cli_parse_tb_per_usec("trace synth", optarg, &tb_per_usec))
                 return 2;
             break;
+        case 'a':
+            if (cli_once("trace synth", "--accounting", &acc, optarg) ||
+                cli_parse_accounting("trace synth", optarg, &unit))
+                return 2;
+            break;
         case 'o':
             if (cli_once("trace synth", "-o", &out, optarg))
                 return 2;
@@ -280,7 +295,10 @@ int cli_trace_synth(int argc, char **argv)
         return list_mixes();
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
-                          profile, tb_per_usec);
+                          profile, tb_per_usec, unit != STATS_USEC);
+    if (acc)
+        return cli_usage_error("trace synth", "--accounting needs --like "
+                               "TABLE (the table's kernel)");
     if (mix)
         return cli_usage_error("trace synth", "--mix needs --like TABLE");
     if (!have_exits)
