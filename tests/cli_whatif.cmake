@@ -204,3 +204,11 @@ add_test(NAME cli_whatif_output_is_mix
     ${CMAKE_SOURCE_DIR}/workloads/profiles/linux-boot.prof
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_whatif_output_is_mix PROPERTIES TIMEOUT 60)
+# The removed exits' guest time (docs/whatif.md, "Run length"): the text
+# report's line and the JSON object, with what the entries took.
+sim_cli_test(whatif_guest_line 0
+  "~^# guest time of the removed exits: their entries took 0.0000[1-9][0-9]* s with them \\([1-9][0-9]* cycles each: stub, tail, refills\\), their runs [0-9.]+ s and the patched code [0-9.]+ s went to the runs before. [0-9.]+% of the baseline's guest intervals are under 1 usec"
+  whatif @cost_mix.bin --transform pv)
+sim_cli_test(whatif_json_guest 0
+  "~\"baseline_intervals_under_1_usec\": 1$"
+  whatif @cost_mix.bin --transform pv --format json)
