@@ -340,6 +340,35 @@ static void test_text_bad_seq_lines(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "DTLBREAL hold 3 misses"));
 }
 
+/* A seq count beyond 64 bits, or two whose sum passes 2^64 (it wrapped to
+ * 1, under the type line's 5), are refused; the sum check names the last
+ * seq line of the miss type. */
+static void test_text_seq_huge_counts(void)
+{
+    make_old_prof();
+    static const struct {
+        const char *seq, *where;
+    } bad[] = {
+        {"seq DTLBREAL 99999999999999999999999 EMUL_RFI:" RFI "\n",
+         "huge.prof:10:"},
+        {"seq DTLBREAL 18446744073709551615 EMUL_RFI:" RFI
+         "\nseq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI "\n",
+         "huge.prof:11:"},
+        {"seq DTLBREAL 4 EMUL_RFI:" RFI "\nseq DTLBREAL 2 EMUL_TLBWE:" TLBWE
+         " EMUL_RFI:" RFI "\n",
+         "huge.prof:11: the seq lines of DTLBREAL hold 6 misses"},
+    };
+    static exitprof r;
+    char t[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int n = snprintf(t, sizeof t, "%stype DTLBREAL 5 0\n%s", old_prof,
+                         bad[i].seq);
+        CU_ASSERT_EQUAL(exitprof_parse(&r, t, (size_t)n, "huge.prof"),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), bad[i].where));
+    }
+}
+
 /* The profile of the synth tests: 100 DTLBREAL misses, 80 with the
  * handler mtspr SPRG0, tlbwe, rfi, 20 with none kept; emulations: 500
  * mfspr SPRG0 (none in a handler), the handler's 80 mtspr SPRG0, 80 tlbwe
@@ -530,6 +559,7 @@ static CU_TestInfo tests[] = {
     {"built-in rates, a trace's profile", test_builtin_and_trace_profile},
     {"refill handlers of a recording", test_refill_handlers_of_a_recording},
     {"text: bad seq lines", test_text_bad_seq_lines},
+    {"text: huge seq counts", test_text_seq_huge_counts},
     {"synth --like: handlers follow their misses",
      test_synth_like_refill_handlers},
     {"synth --like: a row too short for the handlers",
