@@ -680,8 +680,12 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
                                      "(> 0, 64 bits) and TYPE:word pairs");
             s = end;
             bool rfi = false;
-            while (*s == ' ' && s[1]) {
-                s++;
+            for (;;) {
+                /* pairs apart by one space or more, spaces after the last */
+                while (*s == ' ')
+                    s++;
+                if (!*s)
+                    break;
                 const char *c = strchr(s, ':');
                 const char *sp2 = strchr(s, ' ');
                 if (!c || (sp2 && sp2 < c))
@@ -703,7 +707,7 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
                 rfi = insn440_decode((uint32_t)w) == INSN_RFI;
                 s = end;
             }
-            if (*s || !rfi)
+            if (!rfi)
                 return bad(name, ln, "seq: the handler must end in its rfi");
             p->nseq[m]++;
             seq_line[m] = ln;

@@ -369,6 +369,30 @@ static void test_text_seq_huge_counts(void)
     }
 }
 
+/* A seq line's pairs may be separated by several spaces and followed by
+ * spaces (and a CR), as the other lines' numbers may. */
+static void test_text_seq_spaces(void)
+{
+    make_old_prof();
+    static exitprof r;
+    char t[4096];
+    static const char *const seqs[] = {
+        "seq DTLBREAL 2  EMUL_TLBWE:" TLBWE "   EMUL_RFI:" RFI "\n",
+        "seq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI "  \n",
+        "seq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI " \r\n",
+    };
+    for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+        int n = snprintf(t, sizeof t, "%stype DTLBREAL 5 0\n%s", old_prof,
+                         seqs[i]);
+        CU_ASSERT_EQUAL_FATAL(exitprof_parse(&r, t, (size_t)n, "sp.prof"),
+                              SIM_OK);
+        CU_ASSERT_EQUAL(r.nseq[EXIT_DTLBREAL], 1);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].count, 2);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].len, 2);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].word[1], 0x4c000064u);
+    }
+}
+
 /* The profile of the synth tests: 100 DTLBREAL misses, 80 with the
  * handler mtspr SPRG0, tlbwe, rfi, 20 with none kept; emulations: 500
  * mfspr SPRG0 (none in a handler), the handler's 80 mtspr SPRG0, 80 tlbwe
@@ -560,6 +584,7 @@ static CU_TestInfo tests[] = {
     {"refill handlers of a recording", test_refill_handlers_of_a_recording},
     {"text: bad seq lines", test_text_bad_seq_lines},
     {"text: huge seq counts", test_text_seq_huge_counts},
+    {"text: spaces in seq lines", test_text_seq_spaces},
     {"synth --like: handlers follow their misses",
      test_synth_like_refill_handlers},
     {"synth --like: a row too short for the handlers",
