@@ -385,6 +385,18 @@ static sim_err like_tables(like_ctx *c)
         double ws = 0;
         for (size_t i = 0; i < c->npool[r]; i++)
             ws += pw[r][i];
+        if (ws == 0 && c->npool[r]) {
+            /* every word of the row is a handler's, yet the row has exits
+             * the handlers do not take: they draw from all its words (not
+             * written without one) */
+            size_t i = 0;
+            for (int t = 0; t < EXIT__COUNT; t++)
+                for (int k = 0; k < p->nword[t]; k++)
+                    if (like_row(c, (exit_type)t, p->word[t][k].v) == r) {
+                        pw[r][i] = (double)p->word[t][k].count;
+                        ws += pw[r][i++];
+                    }
+        }
         if (ws > 0 && !(c->pooled[r] = gsl_ran_discrete_preproc(c->npool[r],
                                                                  pw[r])))
             e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");

@@ -532,6 +532,34 @@ static void test_synth_like_handlers_short_row(void)
     CU_ASSERT(rep.handler_exits <= 120);
 }
 
+/* A table with EMUL_* rows holding more tlbwe and rfi than the handlers
+ * take (200 each, the handlers ~80): the others are drawn from the
+ * profile's words of the row, here all in the handler (tlbwe, rfi), not
+ * written without an instruction word. */
+static void test_synth_like_row_words_all_in_handlers(void)
+{
+    static uint8_t ty[4000];
+    static uint32_t wd[4000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST",
+                                        "EMUL_TLBWE", "EMUL_RFI"};
+    const char *tbl = table_of(names, (const int[]){100, 1000, 600, 200, 200},
+                               5);
+    size_t n = synth_handlers(tbl, "allinh", ty, wd, 4000, &rep, false);
+    CU_ASSERT_EQUAL_FATAL(n, 2100);
+    CU_ASSERT(rep.handlers > 60);
+    size_t tlbwe = 0, rfi = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        tlbwe += ty[i] == EXIT_EMUL_TLBWE;
+        rfi += ty[i] == EXIT_EMUL_RFI;
+        bad += (ty[i] == EXIT_EMUL_TLBWE && wd[i] != 0x7d4d07a4u) ||
+               (ty[i] == EXIT_EMUL_RFI && wd[i] != 0x4c000064u);
+    }
+    CU_ASSERT_EQUAL(tlbwe, 200);
+    CU_ASSERT_EQUAL(rfi, 200);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* A table with EMUL_* rows: under 2.6.29-2.6.37's rows (cpu440's) the
  * profile's mtspr/mfspr SPRG0 stay EMULINST; under 3.0+'s they are
  * EMUL_MTSPR / EMUL_MFSPR exits (handlers' and the others alike), and
@@ -589,6 +617,8 @@ static CU_TestInfo tests[] = {
      test_synth_like_refill_handlers},
     {"synth --like: a row too short for the handlers",
      test_synth_like_handlers_short_row},
+    {"synth --like: a row's words all in the handlers",
+     test_synth_like_row_words_all_in_handlers},
     {"synth --like: 3.0+ rows hold every mfspr/mtspr",
      test_synth_like_rows_3x},
     CU_TEST_INFO_NULL,
