@@ -417,7 +417,8 @@ static void synth_profile_text(char *t, size_t cap)
  * DTLBREAL rows: returns the trace's exits in order (types and words). */
 static size_t synth_handlers(const char *table_text, const char *name,
                              uint8_t *types, uint32_t *words, size_t cap,
-                             synth_like_report *rep, bool rows_3x)
+                             synth_like_report *rep, bool rows_3x,
+                             uint64_t seed)
 {
     static char pt[8192];
     synth_profile_text(pt, sizeof pt);
@@ -430,7 +431,7 @@ static size_t synth_handlers(const char *table_text, const char *name,
                           SIM_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
-    synth_opts o = {.seed = 3, .spr_rows_3x = rows_3x};
+    synth_opts o = {.seed = seed, .spr_rows_3x = rows_3x};
     CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
     trace_reader *rd;
     CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
@@ -485,7 +486,7 @@ static void test_synth_like_refill_handlers(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 3000, 2000}, 3);
-    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep, false);
+    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep, false, 3);
     CU_ASSERT_EQUAL_FATAL(n, 5100);
     CU_ASSERT(rep.handlers >= 60 && rep.handlers <= 96);
     CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
@@ -525,7 +526,7 @@ static void test_synth_like_handlers_short_row(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 1000, 120}, 3);
-    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep, false);
+    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep, false, 3);
     CU_ASSERT_EQUAL(n, 1220);
     CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 120);
     CU_ASSERT(rep.handlers >= 25 && rep.handlers <= 55);
@@ -545,7 +546,7 @@ static void test_synth_like_row_words_all_in_handlers(void)
                                         "EMUL_TLBWE", "EMUL_RFI"};
     const char *tbl = table_of(names, (const int[]){100, 1000, 600, 200, 200},
                                5);
-    size_t n = synth_handlers(tbl, "allinh", ty, wd, 4000, &rep, false);
+    size_t n = synth_handlers(tbl, "allinh", ty, wd, 4000, &rep, false, 3);
     CU_ASSERT_EQUAL_FATAL(n, 2100);
     CU_ASSERT(rep.handlers > 60);
     size_t tlbwe = 0, rfi = 0, bad = 0;
@@ -558,6 +559,37 @@ static void test_synth_like_row_words_all_in_handlers(void)
     CU_ASSERT_EQUAL(tlbwe, 200);
     CU_ASSERT_EQUAL(rfi, 200);
     CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A table short of one row the handlers need (40 tlbwe for ~80 handlers,
+ * 200 rfi): a handler is written whole or not at all, never a tlbwe-less
+ * mtspr, rfi; over eight seeds, each row still ends at its count. */
+static void test_synth_like_handlers_whole(void)
+{
+    static uint8_t ty[4000];
+    static uint32_t wd[4000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST",
+                                        "EMUL_TLBWE", "EMUL_RFI"};
+    const char *tbl = table_of(names, (const int[]){100, 1000, 600, 40, 200},
+                               5);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        size_t n = synth_handlers(tbl, "whole", ty, wd, 4000, &rep, false,
+                                  seed);
+        CU_ASSERT_EQUAL_FATAL(n, 1940);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_TLBWE], 40);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_RFI], 200);
+        CU_ASSERT(rep.handlers >= 25);
+        CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
+        /* the handler's mtspr SPRG0 is never drawn outside it */
+        size_t broken = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ty[i] == EXIT_EMULINST && wd[i] == 0x7d5043a6u)
+                broken += !(i > 0 && i + 2 < n && ty[i - 1] == EXIT_DTLBREAL &&
+                            ty[i + 1] == EXIT_EMUL_TLBWE &&
+                            ty[i + 2] == EXIT_EMUL_RFI);
+        CU_ASSERT_EQUAL(broken, 0);
+    }
 }
 
 /* A table with EMUL_* rows: under 2.6.29-2.6.37's rows (cpu440's) the
@@ -576,7 +608,7 @@ static void test_synth_like_rows_3x(void)
     for (int mode = 0; mode < 2; mode++) {
         const char *tbl = table_of(names, counts, 7);
         size_t n = synth_handlers(tbl, mode ? "rows3x" : "rows26", ty, wd,
-                                  20000, &rep, mode == 1);
+                                  20000, &rep, mode == 1, 3);
         CU_ASSERT_EQUAL_FATAL(n, 3850);
         size_t spr_in_emulinst = 0, mtspr_sprg0 = 0, mfspr_sprg0 = 0;
         for (size_t i = 0; i < n; i++) {
@@ -619,6 +651,8 @@ static CU_TestInfo tests[] = {
      test_synth_like_handlers_short_row},
     {"synth --like: a row's words all in the handlers",
      test_synth_like_row_words_all_in_handlers},
+    {"synth --like: a handler whole or not at all",
+     test_synth_like_handlers_whole},
     {"synth --like: 3.0+ rows hold every mfspr/mtspr",
      test_synth_like_rows_3x},
     CU_TEST_INFO_NULL,
