@@ -293,6 +293,10 @@ int cli_trace_synth(int argc, char **argv)
                                argv[optind]);
     if (mix && !strcmp(mix, "list"))
         return list_mixes();
+    if (acc && unit == STATS_USEC && tb_per_usec > 0)
+        return cli_usage_error("trace synth", "--accounting 2.6.29 and "
+                               "--tb-per-usec contradict each other (a "
+                               "table in ticks per usec is a 3.1+ kernel's)");
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
                           profile, tb_per_usec, unit != STATS_USEC);
