@@ -2,6 +2,7 @@
  * and read as text, and the ones built into sim. */
 #include "exitprof.h"
 
+#include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
 #include <math.h>
@@ -574,6 +575,7 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
     bool have_name = false, have_runq = false, have_wallhz = false;
     /* a second wall line of one type (or wallhz) replaced the first */
     bool have_wall[EXIT__COUNT] = {false};
+    unsigned seq_line[EXIT__COUNT] = {0}; /* each miss type's last seq line */
     while (pos < len) {
         size_t e = pos;
         while (e < len && text[e] != '\n')
@@ -670,15 +672,20 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
             char *end;
             while (*s == ' ')
                 s++;
+            errno = 0;
             q->count = strtoull(s, &end, 10);
             if (end == s || *s == '-' || *s == '+' || (*end && *end != ' ') ||
-                q->count == 0)
+                q->count == 0 || errno == ERANGE)
                 return bad(name, ln, "seq: expected a miss type, its misses "
-                                     "(> 0) and TYPE:word pairs");
+                                     "(> 0, 64 bits) and TYPE:word pairs");
             s = end;
             bool rfi = false;
-            while (*s == ' ' && s[1]) {
-                s++;
+            for (;;) {
+                /* pairs apart by one space or more, spaces after the last */
+                while (*s == ' ')
+                    s++;
+                if (!*s)
+                    break;
                 const char *c = strchr(s, ':');
                 const char *sp2 = strchr(s, ' ');
                 if (!c || (sp2 && sp2 < c))
@@ -700,9 +707,10 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
                 rfi = insn440_decode((uint32_t)w) == INSN_RFI;
                 s = end;
             }
-            if (*s || !rfi)
+            if (!rfi)
                 return bad(name, ln, "seq: the handler must end in its rfi");
             p->nseq[m]++;
+            seq_line[m] = ln;
         } else if (!strcmp(kw, "runq")) {
             const char *s = rest;
             for (int q = 0; q < XP_RUNQ; q++) {
@@ -777,13 +785,17 @@ sim_err exitprof_parse(exitprof *p, const char *text, size_t len,
                         "name and a runq line)", name);
     for (int m = 0; m < EXIT__COUNT; m++) {
         uint64_t sum = 0;
-        for (int k = 0; k < p->nseq[m]; k++)
+        bool over = false; /* past 2^64: more than any type line */
+        for (int k = 0; k < p->nseq[m]; k++) {
+            over |= sum > UINT64_MAX - p->seq[m][k].count;
             sum += p->seq[m][k].count;
-        if (sum > p->count[m])
-            return sim_fail(SIM_ERR_FORMAT, "%s: the seq lines of %s hold "
-                            "%llu misses, its type line %llu",
-                            name, exit_name((exit_type)m),
-                            (unsigned long long)sum,
+        }
+        if (over || sum > p->count[m])
+            return sim_fail(SIM_ERR_FORMAT, "%s:%u: the seq lines of %s hold "
+                            "%s%llu misses, its type line %llu",
+                            name, seq_line[m], exit_name((exit_type)m),
+                            over ? "more than " : "",
+                            (unsigned long long)(over ? UINT64_MAX : sum),
                             (unsigned long long)p->count[m]);
     }
     return SIM_OK;

@@ -352,6 +352,21 @@ static void like_handlers_prepare(like_ctx *c, const table *hw,
             c->hq = fmin(c->hq, (double)left[r] / need[r]);
 }
 
+/* Whether the rows a handler takes from still hold all its exits: a
+ * handler is written whole (less the exits of rows the table lacks) or
+ * not at all, never cut where a row ran out. */
+static bool handler_fits(const like_ctx *c, const xp_seq *s,
+                         const uint64_t *left)
+{
+    uint64_t take[EXIT__COUNT] = {0};
+    for (int i = 0; i < s->len; i++) {
+        int r = like_row(c, (exit_type)s->type[i], s->word[i]);
+        if (c->hbudget[r] && ++take[r] > left[r])
+            return false;
+    }
+    return true;
+}
+
 /* The discrete draws of a run: words outside handlers (the profile's
  * counts less the kept handlers'), pages, handler sequences. */
 static sim_err like_tables(like_ctx *c)
@@ -385,6 +400,18 @@ static sim_err like_tables(like_ctx *c)
         double ws = 0;
         for (size_t i = 0; i < c->npool[r]; i++)
             ws += pw[r][i];
+        if (ws == 0 && c->npool[r]) {
+            /* every word of the row is a handler's, yet the row has exits
+             * the handlers do not take: they draw from all its words (not
+             * written without one) */
+            size_t i = 0;
+            for (int t = 0; t < EXIT__COUNT; t++)
+                for (int k = 0; k < p->nword[t]; k++)
+                    if (like_row(c, (exit_type)t, p->word[t][k].v) == r) {
+                        pw[r][i] = (double)p->word[t][k].count;
+                        ws += pw[r][i++];
+                    }
+        }
         if (ws > 0 && !(c->pooled[r] = gsl_ran_discrete_preproc(c->npool[r],
                                                                  pw[r])))
             e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
@@ -589,7 +616,8 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         if (e == SIM_OK && c.hpick[row] &&
             gsl_rng_uniform(c.rng) < c.hq) {
             size_t k = gsl_ran_discrete(c.rng, c.hpick[row]);
-            if ((int)k < p->nseq[row]) {
+            if ((int)k < p->nseq[row] &&
+                handler_fits(&c, &p->seq[row][k], left)) {
                 const xp_seq *s = &p->seq[row][k];
                 uint64_t before = rep->handler_exits;
                 for (int i = 0; i < s->len && e == SIM_OK; i++) {

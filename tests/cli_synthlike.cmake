@@ -20,8 +20,15 @@ sim_cli_test(synth_accounting_needs_like 2 "~--accounting needs --like TABLE"
   trace synth --accounting 3.1 --exits 10 -o like_x.bin)
 sim_cli_test(synth_like_accounting_bad 2 "~--accounting"
   trace synth --like ${NOPV} --accounting 3.0 -o like_x.bin)
+# --tb-per-usec reads a 3.1+ table: an explicit --accounting 2.6.29 with
+# it is refused, not silently overridden by 3.0+'s rows.
+sim_cli_test(synth_like_accounting_vs_tb 2 "~--accounting 2.6.29 and --tb-per-usec contradict"
+  trace synth --like @table_debugfs31_few.txt --tb-per-usec 667 --accounting 2.6.29 -o like_x.bin)
 sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25437 emulated exits"
   trace synth --like ${NOPV} --exits 100k -o like_h.bin)
+# The help says what a profile holds: the refill handlers too.
+sim_cli_test(profile_help_seq 0 "~refill handler after each guest TLB miss"
+  trace profile --help)
 sim_cli_test(profile_needs_cpu440 2 "~a profile is made from a plain `sim record` trace"
   trace profile @synth500.bin --name x -o like_x.prof)
 sim_cli_test(profile_bad_file 2 "~calib_hcall_table.txt:[0-9]+: unknown keyword"

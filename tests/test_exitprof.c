@@ -340,6 +340,59 @@ static void test_text_bad_seq_lines(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "DTLBREAL hold 3 misses"));
 }
 
+/* A seq count beyond 64 bits, or two whose sum passes 2^64 (it wrapped to
+ * 1, under the type line's 5), are refused; the sum check names the last
+ * seq line of the miss type. */
+static void test_text_seq_huge_counts(void)
+{
+    make_old_prof();
+    static const struct {
+        const char *seq, *where;
+    } bad[] = {
+        {"seq DTLBREAL 99999999999999999999999 EMUL_RFI:" RFI "\n",
+         "huge.prof:10:"},
+        {"seq DTLBREAL 18446744073709551615 EMUL_RFI:" RFI
+         "\nseq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI "\n",
+         "huge.prof:11:"},
+        {"seq DTLBREAL 4 EMUL_RFI:" RFI "\nseq DTLBREAL 2 EMUL_TLBWE:" TLBWE
+         " EMUL_RFI:" RFI "\n",
+         "huge.prof:11: the seq lines of DTLBREAL hold 6 misses"},
+    };
+    static exitprof r;
+    char t[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int n = snprintf(t, sizeof t, "%stype DTLBREAL 5 0\n%s", old_prof,
+                         bad[i].seq);
+        CU_ASSERT_EQUAL(exitprof_parse(&r, t, (size_t)n, "huge.prof"),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), bad[i].where));
+    }
+}
+
+/* A seq line's pairs may be separated by several spaces and followed by
+ * spaces (and a CR), as the other lines' numbers may. */
+static void test_text_seq_spaces(void)
+{
+    make_old_prof();
+    static exitprof r;
+    char t[4096];
+    static const char *const seqs[] = {
+        "seq DTLBREAL 2  EMUL_TLBWE:" TLBWE "   EMUL_RFI:" RFI "\n",
+        "seq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI "  \n",
+        "seq DTLBREAL 2 EMUL_TLBWE:" TLBWE " EMUL_RFI:" RFI " \r\n",
+    };
+    for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+        int n = snprintf(t, sizeof t, "%stype DTLBREAL 5 0\n%s", old_prof,
+                         seqs[i]);
+        CU_ASSERT_EQUAL_FATAL(exitprof_parse(&r, t, (size_t)n, "sp.prof"),
+                              SIM_OK);
+        CU_ASSERT_EQUAL(r.nseq[EXIT_DTLBREAL], 1);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].count, 2);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].len, 2);
+        CU_ASSERT_EQUAL(r.seq[EXIT_DTLBREAL][0].word[1], 0x4c000064u);
+    }
+}
+
 /* The profile of the synth tests: 100 DTLBREAL misses, 80 with the
  * handler mtspr SPRG0, tlbwe, rfi, 20 with none kept; emulations: 500
  * mfspr SPRG0 (none in a handler), the handler's 80 mtspr SPRG0, 80 tlbwe
@@ -364,7 +417,8 @@ static void synth_profile_text(char *t, size_t cap)
  * DTLBREAL rows: returns the trace's exits in order (types and words). */
 static size_t synth_handlers(const char *table_text, const char *name,
                              uint8_t *types, uint32_t *words, size_t cap,
-                             synth_like_report *rep, bool rows_3x)
+                             synth_like_report *rep, bool rows_3x,
+                             uint64_t seed)
 {
     static char pt[8192];
     synth_profile_text(pt, sizeof pt);
@@ -377,7 +431,7 @@ static size_t synth_handlers(const char *table_text, const char *name,
                           SIM_OK);
     char path[512];
     snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
-    synth_opts o = {.seed = 3, .spr_rows_3x = rows_3x};
+    synth_opts o = {.seed = seed, .spr_rows_3x = rows_3x};
     CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
     trace_reader *rd;
     CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
@@ -432,7 +486,7 @@ static void test_synth_like_refill_handlers(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 3000, 2000}, 3);
-    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep, false);
+    size_t n = synth_handlers(tbl, "handlers", ty, wd, 20000, &rep, false, 3);
     CU_ASSERT_EQUAL_FATAL(n, 5100);
     CU_ASSERT(rep.handlers >= 60 && rep.handlers <= 96);
     CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
@@ -472,11 +526,70 @@ static void test_synth_like_handlers_short_row(void)
     synth_like_report rep;
     static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST"};
     const char *tbl = table_of(names, (const int[]){100, 1000, 120}, 3);
-    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep, false);
+    size_t n = synth_handlers(tbl, "short", ty, wd, 4000, &rep, false, 3);
     CU_ASSERT_EQUAL(n, 1220);
     CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 120);
     CU_ASSERT(rep.handlers >= 25 && rep.handlers <= 55);
     CU_ASSERT(rep.handler_exits <= 120);
+}
+
+/* A table with EMUL_* rows holding more tlbwe and rfi than the handlers
+ * take (200 each, the handlers ~80): the others are drawn from the
+ * profile's words of the row, here all in the handler (tlbwe, rfi), not
+ * written without an instruction word. */
+static void test_synth_like_row_words_all_in_handlers(void)
+{
+    static uint8_t ty[4000];
+    static uint32_t wd[4000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST",
+                                        "EMUL_TLBWE", "EMUL_RFI"};
+    const char *tbl = table_of(names, (const int[]){100, 1000, 600, 200, 200},
+                               5);
+    size_t n = synth_handlers(tbl, "allinh", ty, wd, 4000, &rep, false, 3);
+    CU_ASSERT_EQUAL_FATAL(n, 2100);
+    CU_ASSERT(rep.handlers > 60);
+    size_t tlbwe = 0, rfi = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        tlbwe += ty[i] == EXIT_EMUL_TLBWE;
+        rfi += ty[i] == EXIT_EMUL_RFI;
+        bad += (ty[i] == EXIT_EMUL_TLBWE && wd[i] != 0x7d4d07a4u) ||
+               (ty[i] == EXIT_EMUL_RFI && wd[i] != 0x4c000064u);
+    }
+    CU_ASSERT_EQUAL(tlbwe, 200);
+    CU_ASSERT_EQUAL(rfi, 200);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A table short of one row the handlers need (40 tlbwe for ~80 handlers,
+ * 200 rfi): a handler is written whole or not at all, never a tlbwe-less
+ * mtspr, rfi; over eight seeds, each row still ends at its count. */
+static void test_synth_like_handlers_whole(void)
+{
+    static uint8_t ty[4000];
+    static uint32_t wd[4000];
+    synth_like_report rep;
+    static const char *const names[] = {"DTLBREAL", "DTLBVIRT", "EMULINST",
+                                        "EMUL_TLBWE", "EMUL_RFI"};
+    const char *tbl = table_of(names, (const int[]){100, 1000, 600, 40, 200},
+                               5);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        size_t n = synth_handlers(tbl, "whole", ty, wd, 4000, &rep, false,
+                                  seed);
+        CU_ASSERT_EQUAL_FATAL(n, 1940);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_TLBWE], 40);
+        CU_ASSERT_EQUAL(rep.count[EXIT_EMUL_RFI], 200);
+        CU_ASSERT(rep.handlers >= 25);
+        CU_ASSERT_EQUAL(rep.handler_exits, 3 * rep.handlers);
+        /* the handler's mtspr SPRG0 is never drawn outside it */
+        size_t broken = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ty[i] == EXIT_EMULINST && wd[i] == 0x7d5043a6u)
+                broken += !(i > 0 && i + 2 < n && ty[i - 1] == EXIT_DTLBREAL &&
+                            ty[i + 1] == EXIT_EMUL_TLBWE &&
+                            ty[i + 2] == EXIT_EMUL_RFI);
+        CU_ASSERT_EQUAL(broken, 0);
+    }
 }
 
 /* A table with EMUL_* rows: under 2.6.29-2.6.37's rows (cpu440's) the
@@ -495,7 +608,7 @@ static void test_synth_like_rows_3x(void)
     for (int mode = 0; mode < 2; mode++) {
         const char *tbl = table_of(names, counts, 7);
         size_t n = synth_handlers(tbl, mode ? "rows3x" : "rows26", ty, wd,
-                                  20000, &rep, mode == 1);
+                                  20000, &rep, mode == 1, 3);
         CU_ASSERT_EQUAL_FATAL(n, 3850);
         size_t spr_in_emulinst = 0, mtspr_sprg0 = 0, mfspr_sprg0 = 0;
         for (size_t i = 0; i < n; i++) {
@@ -530,10 +643,16 @@ static CU_TestInfo tests[] = {
     {"built-in rates, a trace's profile", test_builtin_and_trace_profile},
     {"refill handlers of a recording", test_refill_handlers_of_a_recording},
     {"text: bad seq lines", test_text_bad_seq_lines},
+    {"text: huge seq counts", test_text_seq_huge_counts},
+    {"text: spaces in seq lines", test_text_seq_spaces},
     {"synth --like: handlers follow their misses",
      test_synth_like_refill_handlers},
     {"synth --like: a row too short for the handlers",
      test_synth_like_handlers_short_row},
+    {"synth --like: a row's words all in the handlers",
+     test_synth_like_row_words_all_in_handlers},
+    {"synth --like: a handler whole or not at all",
+     test_synth_like_handlers_whole},
     {"synth --like: 3.0+ rows hold every mfspr/mtspr",
      test_synth_like_rows_3x},
     CU_TEST_INFO_NULL,

@@ -14,7 +14,8 @@ static void help(FILE *f)
 {
     fprintf(f,
         "usage: sim trace synth --exits N [--seed S] [--profile TABLE] -o FILE\n"
-        "       sim trace synth --like TABLE [--mix PROFILE] [--exits N] -o FILE\n"
+        "       sim trace synth --like TABLE [--mix PROFILE] [--exits N] [--seed S]\n"
+        "                       [--accounting A] [--tb-per-usec N] -o FILE\n"
         "       sim trace synth --mix list\n"
         "\n"
         "Writes a synthetic trace of N exits with measured handler and guest ticks.\n"
@@ -160,9 +161,11 @@ int cli_trace_profile(int argc, char **argv)
                    "-o FILE\n\n"
                    "The exit profile of a plain `sim record` trace (cpu440, "
                    "flat costs): per exit\ntype its instruction words, "
-                   "problem-state share and pages, the guest TLB\nwrites and "
-                   "the guest run lengths, for `sim trace synth --like` "
-                   "(tools/make-profile.sh\nregenerates the built-in ones; "
+                   "problem-state share and pages, the guest TLB\nwrites, "
+                   "the guest's refill handler after each guest TLB miss (its "
+                   "emulated\nexits to its rfi: seq lines) and the guest run "
+                   "lengths, for\n`sim trace synth --like` "
+                   "(tools/make-profile.sh regenerates the built-in ones;\n"
                    "docs/calibration.md).\n\n"
                    "--wall REC (3 to %d times): `sim record --model` runs of "
                    "the same workload at\ndifferent exit costs, host noise "
@@ -293,6 +296,10 @@ int cli_trace_synth(int argc, char **argv)
                                argv[optind]);
     if (mix && !strcmp(mix, "list"))
         return list_mixes();
+    if (acc && unit == STATS_USEC && tb_per_usec > 0)
+        return cli_usage_error("trace synth", "--accounting 2.6.29 and "
+                               "--tb-per-usec contradict each other (a "
+                               "table in ticks per usec is a 3.1+ kernel's)");
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
                           profile, tb_per_usec, unit != STATS_USEC);
