@@ -115,6 +115,10 @@ static int synth_like(const char *like, const char *mix,
                 "handler: %llu emulated exits (docs/calibration.md)\n",
                 (unsigned long long)rep.handlers,
                 (unsigned long long)rep.handler_exits);
+    for (int i = 0; i < rep.nwordless; i++)
+        fprintf(stderr, "synth: note: the profile has no instruction word "
+                "for the %s row: its exits are written without one\n",
+                exit_name(rep.wordless[i]));
     for (int i = 0; i < rep.nbare; i++)
         fprintf(stderr, "synth: note: the profile has no %s exits: those "
                 "rows carry no per-exit detail\n", exit_name(rep.bare[i]));
