@@ -28,6 +28,9 @@ sim_cli_test(synth_like_accounting_vs_tb 2 "~--accounting 2.6.29 and --tb-per-us
 # all mfspr/mtspr (EMUL_MFSPR/EMUL_MTSPR there) has no word: said on stderr.
 sim_cli_test(synth_like_wordless_row 0 "~no instruction word for the EMULINST row"
   trace synth --like @table_emul.txt --mix @profile_spr_only.prof --accounting 3.1 --exits 1000 -o like_x.bin)
+# A table without counts: the error names the table.
+sim_cli_test(synth_like_no_counts 2 "~table_no_counts.txt: no exit row with a count"
+  trace synth --like @table_no_counts.txt -o like_x.bin)
 sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25437 emulated exits"
   trace synth --like ${NOPV} --exits 100k -o like_h.bin)
 # The help says what a profile holds: the refill handlers too.

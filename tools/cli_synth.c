@@ -87,6 +87,9 @@ static int synth_like(const char *like, const char *mix,
         return c;
     static table t;
     sim_err e = table_read_file_tb(&t, like, TFMT_AUTO, tb_per_usec);
+    if (e == SIM_OK && table_exits(&t) == 0)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: no exit row with a count (synth "
+                     "--like writes the rows' counts)", like);
     if (e != SIM_OK)
         return cli_report(e);
     static exitprof p;
