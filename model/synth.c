@@ -565,6 +565,9 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
                       c.pooled[t];
         if (!detail)
             rep->bare[rep->nbare++] = (exit_type)t;
+        else if (left[t] && !c.pooled[t] &&
+                 (t == EXIT_EMULINST || exit_is_emul((exit_type)t)))
+            rep->wordless[rep->nwordless++] = (exit_type)t;
     }
 
     trace_header h =

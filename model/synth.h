@@ -57,6 +57,11 @@ typedef struct synth_like_report {
                                     emulated instruction (pre-3.0) */
     int nbare;                   /* rows the profile has no detail for */
     exit_type bare[EXIT__COUNT];
+    /* emulation rows the profile has exits but no instruction word for
+     * (3.0+'s EMULINST when all of the profile's are mfspr/mtspr): their
+     * exits are written without one */
+    int nwordless;
+    exit_type wordless[EXIT__COUNT];
     uint64_t gtlb_writes;
     uint64_t handlers;      /* misses whose refill handler wrote exits */
     uint64_t handler_exits; /* the emulated exits those handlers wrote */

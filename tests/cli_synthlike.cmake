@@ -24,6 +24,13 @@ sim_cli_test(synth_like_accounting_bad 2 "~--accounting"
 # it is refused, not silently overridden by 3.0+'s rows.
 sim_cli_test(synth_like_accounting_vs_tb 2 "~--accounting 2.6.29 and --tb-per-usec contradict"
   trace synth --like @table_debugfs31_few.txt --tb-per-usec 667 --accounting 2.6.29 -o like_x.bin)
+# A 3.0+ table's EMULINST row drawn from a profile whose EMULINST words are
+# all mfspr/mtspr (EMUL_MFSPR/EMUL_MTSPR there) has no word: said on stderr.
+sim_cli_test(synth_like_wordless_row 0 "~no instruction word for the EMULINST row"
+  trace synth --like @table_emul.txt --mix @profile_spr_only.prof --accounting 3.1 --exits 1000 -o like_x.bin)
+# A table without counts: the error names the table.
+sim_cli_test(synth_like_no_counts 2 "~table_no_counts.txt: no exit row with a count"
+  trace synth --like @table_no_counts.txt -o like_x.bin)
 sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25437 emulated exits"
   trace synth --like ${NOPV} --exits 100k -o like_h.bin)
 # The help says what a profile holds: the refill handlers too.

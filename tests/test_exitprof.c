@@ -622,11 +622,16 @@ static void test_synth_like_rows_3x(void)
         CU_ASSERT_EQUAL(rep.count[EXIT_EMULINST], 10);
         if (mode) {
             CU_ASSERT_EQUAL(spr_in_emulinst, 0);
+            /* the profile's EMULINST words are all mfspr/mtspr: under
+             * 3.0+'s rows the EMULINST row has none, and says so */
+            CU_ASSERT_EQUAL(rep.nwordless, 1);
+            CU_ASSERT_EQUAL(rep.wordless[0], EXIT_EMULINST);
             /* every mtspr SPRG0 of the profile is a handler's */
             CU_ASSERT(rep.handlers > 60);
             CU_ASSERT_EQUAL(mtspr_sprg0, rep.handlers);
             CU_ASSERT_EQUAL(mfspr_sprg0, 500);
         } else {
+            CU_ASSERT_EQUAL(rep.nwordless, 0);
             CU_ASSERT_EQUAL(spr_in_emulinst, 10);
             CU_ASSERT_EQUAL(mtspr_sprg0 + mfspr_sprg0, 0);
         }

@@ -87,6 +87,9 @@ static int synth_like(const char *like, const char *mix,
         return c;
     static table t;
     sim_err e = table_read_file_tb(&t, like, TFMT_AUTO, tb_per_usec);
+    if (e == SIM_OK && table_exits(&t) == 0)
+        e = sim_fail(SIM_ERR_FORMAT, "%s: no exit row with a count (synth "
+                     "--like writes the rows' counts)", like);
     if (e != SIM_OK)
         return cli_report(e);
     static exitprof p;
@@ -115,6 +118,10 @@ static int synth_like(const char *like, const char *mix,
                 "handler: %llu emulated exits (docs/calibration.md)\n",
                 (unsigned long long)rep.handlers,
                 (unsigned long long)rep.handler_exits);
+    for (int i = 0; i < rep.nwordless; i++)
+        fprintf(stderr, "synth: note: the profile has no instruction word "
+                "for the %s row: its exits are written without one\n",
+                exit_name(rep.wordless[i]));
     for (int i = 0; i < rep.nbare; i++)
         fprintf(stderr, "synth: note: the profile has no %s exits: those "
                 "rows carry no per-exit detail\n", exit_name(rep.bare[i]));
