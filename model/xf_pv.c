@@ -89,6 +89,21 @@ typedef struct pv {
     uint64_t code_misses;
     uint32_t *ls_pc;
     size_t n_ls, cap_ls;
+    /* the console semaphore's down_trylock and up (sites file's 'conlock'
+     * lines): each flood line takes and releases it, and their emulated
+     * exits as the trace first shows each (lock_rec) go with every line */
+    uint32_t lock_lo[4], lock_hi[4];
+    unsigned n_lock;
+    trace_rec lock_rec[16];
+    unsigned n_lock_rec;
+    uint64_t flood_lock_exits;
+    /* kvm_guest_init (the sites file's 'guestinit' line): the kernel
+     * patches itself when this postcore initcall runs, so the prediction
+     * patches from the trace's first exit inside it (init_seen: the
+     * prescan found one); before it every exit stays as it is */
+    uint32_t init_lo, init_hi;
+    bool have_init, init_seen, armed;
+    uint64_t before_init, emul_before_init;
     uint64_t scan_reads, scan_flushes;
     bool console;      /* console=1: the "No more space" lines printed */
     /* the trace's UART traffic (first pass): MMIO exits by page, and in
@@ -234,15 +249,43 @@ static sim_err read_sites(pv *s)
         }
         unsigned long word = 0;
         int wused = 0;
-        if (!strcmp(kind, "insn") &&
+        bool worded = !strcmp(kind, "insn") || !strcmp(kind, "conlock") ||
+                      !strcmp(kind, "guestinit");
+        if (worded &&
             (sscanf(line + used, "%lx %n", &word, &wused) != 1 ||
              word > UINT32_MAX || line[used] == '-'))
             wused = -1;
         if (wused < 0 || line[used + wused]) {
-            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND' "
-                                         "or '0xADDRESS insn 0xWORD'",
+            e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND', "
+                                         "'0xADDRESS insn 0xWORD' or "
+                                         "'0xADDRESS conlock|guestinit 0xSIZE'",
                          s->sites_file, n);
             break;
+        }
+        if (!strcmp(kind, "guestinit")) {
+            if (s->have_init || !word || addr + word > UINT32_MAX) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: %s", s->sites_file, n,
+                             s->have_init ? "a second 'guestinit' line"
+                                          : "'guestinit' needs a size above "
+                                            "0 within 32 bits");
+                break;
+            }
+            s->init_lo = (uint32_t)addr;
+            s->init_hi = (uint32_t)(addr + word);
+            s->have_init = true;
+            continue;
+        }
+        if (!strcmp(kind, "conlock")) {
+            if (s->n_lock == 4 || !word || addr + word > UINT32_MAX) {
+                e = sim_fail(SIM_ERR_FORMAT, "%s:%u: %s", s->sites_file, n,
+                             s->n_lock == 4 ? "more than 4 'conlock' lines"
+                                            : "a 'conlock' function needs a "
+                                              "size above 0 within 32 bits");
+                break;
+            }
+            s->lock_lo[s->n_lock] = (uint32_t)addr;
+            s->lock_hi[s->n_lock++] = (uint32_t)(addr + word);
+            continue;
         }
         if (!strcmp(kind, "scancode")) {
             if (s->n_code == 8) {
@@ -291,8 +334,8 @@ static sim_err read_sites(pv *s)
         if (k == K_NONE)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
                                          "wrtee, wrteei1, wrteei0, insn, "
-                                         "stext, etext, kvm_tmp or "
-                                         "scancode",
+                                         "stext, etext, kvm_tmp, "
+                                         "scancode, conlock or guestinit",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
@@ -619,6 +662,31 @@ static void follow_console(pv *s, const trace_rec *r)
         s->window_bytes++;
 }
 
+/* Whether pc is in the console semaphore's down_trylock or up. */
+static bool in_lock(const pv *s, uint32_t pc)
+{
+    for (unsigned i = 0; i < s->n_lock; i++)
+        if (pc >= s->lock_lo[i] && pc < s->lock_hi[i])
+            return true;
+    return false;
+}
+
+/* The first emulated exit the trace shows at each of their sites, in
+ * address order (the order a call runs them). */
+static void keep_lock_rec(pv *s, const trace_rec *r)
+{
+    unsigned i = 0;
+    while (i < s->n_lock_rec && s->lock_rec[i].pc < r->pc)
+        i++;
+    if ((i < s->n_lock_rec && s->lock_rec[i].pc == r->pc) ||
+        s->n_lock_rec == 16)
+        return;
+    memmove(&s->lock_rec[i + 1], &s->lock_rec[i],
+            (s->n_lock_rec - i) * sizeof s->lock_rec[0]);
+    s->lock_rec[i] = *r;
+    s->n_lock_rec++;
+}
+
 static void pv_prescan(void *state, const trace_rec *r)
 {
     pv *s = state;
@@ -628,6 +696,10 @@ static void pv_prescan(void *state, const trace_rec *r)
     }
     if (s->console && r->type == EXIT_MMIO)
         count_mmio(s, r);
+    if (s->console && in_lock(s, r->pc) && kernel_emul(r) && r->inst)
+        keep_lock_rec(s, r);
+    if (s->have_init && r->pc >= s->init_lo && r->pc < s->init_hi)
+        s->init_seen = true;
     /* without a site list, the template sites are those the trace shows */
     if (s->sites_file || !kernel_emul(r) || !r->inst ||
         !template_words(classify(s, r->inst)))
@@ -910,11 +982,21 @@ static void print_line(pv *s, whatif_env *env, size_t i, size_t *w,
                           : 0;
     double cpi = P(cost_params(whatif_env_model(env)), guest_cpi);
     uint32_t scan = s->line_pc[i];
+    /* each line is a printk of its own: console_trylock's down_trylock
+     * and console_unlock's up run once for it (their sites trap until the
+     * scan patches them, and for good when no template space is left) */
+    for (unsigned j = 0; j < s->n_lock_rec; j++) {
+        flood_exit(s, env, &s->lock_rec[j], scan, cpi);
+        s->flood_lock_exits++;
+    }
     if (s->n_line_at) {
         size_t k = i % s->n_line_at;
         size_t end = k + 1 < s->n_line_at ? s->line_at[k + 1] : s->n_line_rec;
         for (size_t j = s->line_at[k]; j < end; j++) {
-            flood_exit(s, env, &s->line_rec[j], scan, cpi);
+            const trace_rec *r = &s->line_rec[j];
+            if (s->n_lock_rec && in_lock(s, r->pc) && kernel_emul(r))
+                continue; /* the lock's exits: above, once a line */
+            flood_exit(s, env, r, scan, cpi);
             s->flood_line_exits++;
         }
     }
@@ -999,11 +1081,10 @@ static void replay_scan(pv *s, whatif_env *env)
         print_line(s, env, line, &w, &due);
 }
 
-static void pv_begin(void *state, whatif_env *env)
+/* kvm_guest_init: the map hypercalls, the scan and its lines. */
+static void patch_now(pv *s, whatif_env *env)
 {
-    pv *s = state;
-    if (s->template_bytes && !s->sorted)
-        allocate_templates(s);
+    s->armed = true;
     /* kvm_map_magic_page: KVM_HC_PPC_MAP_MAGIC_PAGE(-4096, -4096), a guest
      * supervisor sc with r0 = KVM_SC_MAGIC_R0 */
     for (unsigned i = 0; i < s->hcalls; i++) {
@@ -1019,6 +1100,16 @@ static void pv_begin(void *state, whatif_env *env)
         for (size_t i = 0; i < s->n_lines; i++)
             print_line(s, env, i, &w, &due);
     }
+}
+
+static void pv_begin(void *state, whatif_env *env)
+{
+    pv *s = state;
+    if (s->template_bytes && !s->sorted)
+        allocate_templates(s);
+    /* with kvm_guest_init in the trace, the patching waits for it */
+    if (!(s->have_init && s->init_seen))
+        patch_now(s, env);
 }
 
 /* Whether a guest decrementer tick (guest_hz, predicted time) fell between
@@ -1038,6 +1129,15 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
 {
     pv *s = state;
     const trace_rec *r = &x->rec;
+    if (!s->armed) {
+        if (r->pc >= s->init_lo && r->pc < s->init_hi) {
+            patch_now(s, env); /* its exits go before this one */
+        } else {
+            s->before_init++;
+            s->emul_before_init += kernel_emul(r);
+            return; /* not patched yet: as the trace has it */
+        }
+    }
     uint64_t now = whatif_env_now(env);
     if (!kernel_emul(r)) {
         s->last_exit_at = now;
@@ -1136,6 +1236,18 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->window_bytes,
                 (unsigned long long)s->flood_path_misses, s->n_path,
                 (unsigned long long)s->flood_held);
+    if (s->console && s->n_lock)
+        fprintf(f, "; %llu console-lock exits (down_trylock and up once a "
+                   "line: %u emulated sites of the trace)",
+                (unsigned long long)s->flood_lock_exits, s->n_lock_rec);
+    if (s->have_init)
+        fprintf(f, s->init_seen
+                       ? "; patched at kvm_guest_init: %llu exits before it "
+                         "(%llu emulated) as the trace has them"
+                       : "; kvm_guest_init not in the trace: patched from "
+                         "its first exit",
+                (unsigned long long)s->before_init,
+                (unsigned long long)s->emul_before_init);
     if (s->have_tmp)
         fprintf(f, "; %llu I-TLB misses of kvm_tmp's pages (templates run "
                    "there)", (unsigned long long)s->tmp_misses);

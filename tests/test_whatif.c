@@ -547,7 +547,7 @@ static void pairs_trace(bool signals)
  * more), not C (one). */
 static char flood_trace[65536];
 static void flood_run(const char *site_lines, unsigned *mfmsr,
-                      unsigned *dtlbpv)
+                      unsigned *dtlbpv, unsigned lock_tlbwe)
 {
     size_t n = (size_t)snprintf(flood_trace, sizeof flood_trace, "%s", HEAD);
     unsigned tb = 1000;
@@ -598,7 +598,7 @@ static void flood_run(const char *site_lines, unsigned *mfmsr,
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_MMIO), 24 * 8 * 2 + 2 * 30 * 2);
     /* per line, a captured line's gap (lines 1 and 2: 2 exits each); the
      * lines with other work before them (gap 8 > median) are not */
-    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_TLBWE), 24);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_TLBWE), 24 + lock_tlbwe);
     /* and the printing path's pages, all of them a line, when the
      * previous line's round trips evicted them (tlb-slots:8: the host's
      * fills of one round trip take every slot): flood line 1 replays line
@@ -616,14 +616,28 @@ static void test_pv_console_lines_trap_above_the_scan(void)
      * (0xc0002000) already patched, a load of the magic page, which the
      * previous line's round trips evicted: a DTLBPV a line */
     flood_run("0xc0001000 wrteei0\n0xc0009000 wrteei0\n0xc000a000 wrteei0\n",
-              &above, &pv_above);
+              &above, &pv_above, 0);
     CU_ASSERT_EQUAL(above, 0);
     /* the lines at 0xc0001100 and 0xc0001200: it still traps, once a line,
      * and the page is not touched there */
     flood_run("0xc0001000 wrteei0\n0xc0001100 wrteei0\n0xc0001200 wrteei0\n",
-              &below, &pv_below);
+              &below, &pv_below, 0);
     CU_ASSERT_EQUAL(below, 2);
     CU_ASSERT_EQUAL(pv_above, pv_below + 2);
+}
+
+/* A 'conlock' function (down_trylock, up: console_sem, taken and
+ * released once for each printk): the other boot work's tlbwe at
+ * 0xc0004000 declared as one, each of the 2 flood lines takes its exit
+ * once (the trace's first record at that site), though no captured line
+ * holds it. */
+static void test_pv_console_lock_once_a_line(void)
+{
+    unsigned m, d;
+    flood_run("0xc0004000 conlock 0x10\n0xc0001000 wrteei0\n"
+              "0xc0001100 wrteei0\n0xc0001200 wrteei0\n",
+              &m, &d, 2);
+    CU_ASSERT_EQUAL(m, 2);
 }
 
 static void test_time_driven_exits_follow_guest_time(void)
@@ -874,7 +888,63 @@ static void test_wall_rule_repeats_when_slower(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_SYSCALL), sys + 2);
 }
 
+/* The kernel patches itself when kvm_guest_init runs (a postcore
+ * initcall): with its extent in the site list ('guestinit'), the exits
+ * before the trace's first exit inside it stay as they are (here an
+ * mfmsr and an mfspr SPRG0, both patchable), the map hypercall comes right
+ * before that exit, and the same instructions after it are patched. When
+ * no exit of the trace falls inside it, the patching is at the start, as
+ * without the line. */
+static void test_pv_patches_at_kvm_guest_init(void)
+{
+    params p;
+    quiet(&p);
+    pack(HEAD
+         "exit EMUL_MFMSR irq=6 pc=0xc0001010 inst=0x7c6000a6 tb=1000 guest=2000 flags=G\n"
+         "exit EMULINST irq=6 pc=0xc0001000 inst=0x7c7042a6 tb=2000 guest=2000 flags=G\n"
+         "exit ITLBVIRT irq=14 pc=0xc0009010 addr=0xc0009010 tb=3000 guest=2000 flags=G\n"
+         "exit EMUL_MFMSR irq=6 pc=0xc0001010 inst=0x7c6000a6 tb=4000 guest=2000 flags=G\n"
+         "exit EMULINST irq=6 pc=0xc0001000 inst=0x7c7042a6 tb=5000 guest=2000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=6000 guest=2000 flags=G,PR\n");
+    char spec[700];
+    CU_ASSERT_EQUAL_FATAL(run_sites("whatif_init_sites.txt",
+                                    "0xc0009000 guestinit 0x100\n"
+                                    "0xc0002000 wrteei0\n",
+                                    "template-bytes=4096", &p, spec,
+                                    sizeof spec),
+                          SIM_OK);
+    CU_ASSERT_EQUAL(g_res.removed, 2);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_MFMSR), 1);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 1);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_HCALL), 1);
+    /* outside the trace: patched from the start */
+    CU_ASSERT_EQUAL_FATAL(run_sites("whatif_init_sites2.txt",
+                                    "0xc0007000 guestinit 0x100\n"
+                                    "0xc0002000 wrteei0\n",
+                                    "template-bytes=4096", &p, spec,
+                                    sizeof spec),
+                          SIM_OK);
+    CU_ASSERT_EQUAL(g_res.removed, 4);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_MFMSR), 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 0);
+    /* a second guestinit line, a size 0, a conlock without its size */
+    static const char *const bad[] = {
+        "0xc0009000 guestinit 0x100\n0xc0009000 guestinit 0x100\n",
+        "0xc0009000 guestinit 0x0\n",
+        "0xc0009000 conlock\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(run_sites("whatif_init_bad.txt", bad[i],
+                                  "template-bytes=4096", &p, spec,
+                                  sizeof spec),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_init_bad.txt:"));
+    }
+}
+
 static CU_TestInfo tests[] = {
+    {"pv patches at kvm_guest_init", test_pv_patches_at_kvm_guest_init},
+    {"pv: the console lock once a line", test_pv_console_lock_once_a_line},
     {"wall rule drops floor(rate x gain)",
      test_wall_rule_drops_floor_rate_times_gain},
     {"wall rule repeats when slower", test_wall_rule_repeats_when_slower},

@@ -8,7 +8,10 @@
 # decides which of them kvm_check_ins patches in place), "0xADDRESS
 # kvm_tmp" (the area the templates are copied to and run in) and
 # "0xPAGE scancode" (each page of the scan's functions: kvm_use_magic_page,
-# or kvm_guest_init it is inlined into, and kvm_alloc); the template
+# or kvm_guest_init it is inlined into, and kvm_alloc), "0xADDRESS conlock
+# 0xSIZE" (down_trylock and up, the console semaphore), "0xADDRESS
+# guestinit 0xSIZE" (kvm_guest_init: the patching happens when it runs);
+# the template
 # code itself (kvm_template_start .. kvm_template_end) skipped, as the
 # kernel scans it. For `sim whatif --transform pv:sites=FILE`
 # (docs/whatif.md): the template area is allocated in this order, so
@@ -32,6 +35,15 @@ for f in kvm_guest_init kvm_use_magic_page kvm_alloc; do
         printf '0x%08x scancode\n' "$p"; p=$(( p + 4096 ))
       done
     done
+done
+# the console semaphore's down_trylock and up (console_trylock and
+# console_unlock take and release it once for each printk): their emulated
+# exits come with every "No more space" line
+# kvm_guest_init, the postcore initcall that patches: nothing before it is
+# patched
+"$nm" -S "$vml" | awk '$4 == "kvm_guest_init" { print "0x" $1, "guestinit", "0x" $2; exit }'
+for f in down_trylock up; do
+  "$nm" -S "$vml" | awk -v s="$f" '$4 == s { print "0x" $1, "conlock", "0x" $2; exit }'
 done
 "$objdump" -d --start-address=0x"$start" --stop-address=0x"$end" "$vml" |
   awk -v ts="$ts" -v te="$te" '
