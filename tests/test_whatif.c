@@ -55,18 +55,26 @@ static stats g_base, g_pred;
 static table g_tb, g_tp;
 static whatif_result g_res;
 
-static sim_err run(const char *spec, const params *p, stats_unit unit)
+/* The trace at g_path through the chain `spec` with options o; both
+ * tables into g_tb, g_tp. */
+static sim_err run_opts(const char *spec, const params *p,
+                        const whatif_opts *o)
 {
     whatif_chain *c;
     sim_err e = whatif_chain_parse(&c, spec);
     if (e != SIM_OK)
         return e;
-    whatif_opts o = {.unit = unit};
-    e = whatif_run(g_path, c, p, &o, &g_base, &g_pred, &g_res);
+    e = whatif_run(g_path, c, p, o, &g_base, &g_pred, &g_res);
     whatif_chain_free(c);
     stats_to_table(&g_base, &g_tb);
     stats_to_table(&g_pred, &g_tp);
     return e;
+}
+
+static sim_err run(const char *spec, const params *p, stats_unit unit)
+{
+    whatif_opts o = {.unit = unit};
+    return run_opts(spec, p, &o);
 }
 
 /* pv with OPTS and a site list of LINES written to FILE, in ticks; the
@@ -785,14 +793,8 @@ static void test_direct_and_systemc_agree(void)
 static exitprof g_wp;
 static sim_err run_wall(const char *spec, const params *p, bool on)
 {
-    whatif_chain *c;
-    sim_err e = whatif_chain_parse(&c, spec);
-    if (e != SIM_OK)
-        return e;
     whatif_opts o = {.unit = STATS_TICKS, .wall = on ? &g_wp : NULL};
-    e = whatif_run(g_path, c, p, &o, &g_base, &g_pred, &g_res);
-    whatif_chain_free(c);
-    return e;
+    return run_opts(spec, p, &o);
 }
 
 /* Every side's time, in ticks (the traced duration of the stats). */
