@@ -105,12 +105,18 @@ static int add_sets(const vcase *c, const char **argv, int n, char *buf,
 }
 
 /* The arguments every `sim record` of a case ends with, from argv[n]:
- * the host-noise seed (seed_set, "seed=N"), the case's `set`, the Linux
- * image's directory, no console, -o trace; NULL-terminated. */
+ * the case's `params` (the board's parameters: the recorded runs and the
+ * prediction share them), the host-noise seed (seed_set, "seed=N"), the
+ * case's `set`, the Linux image's directory, no console, -o trace;
+ * NULL-terminated. */
 static void record_tail(const vcase *c, const char **argv, int n,
                         const char *seed_set, char *sets, size_t len,
-                        const char *trace)
+                        char *pf, size_t pflen, const char *trace)
 {
+    if (vcase_path(c, "params", pf, pflen)) {
+        argv[n++] = "--params";
+        argv[n++] = pf;
+    }
     argv[n++] = "--set";
     argv[n++] = seed_set;
     n = add_sets(c, argv, n, sets, len);
@@ -178,12 +184,12 @@ static const char *case_mix(const vcase *c, const char *key, char *buf,
 static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                         json_t *notes)
 {
-    char seed_set[40], seed_arg[24], sets[256];
+    char seed_set[40], seed_arg[24], sets[256], pf[600];
     snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     snprintf(seed_arg, sizeof seed_arg, "%lu", seed);
     const char *how = vcase_get(c, "baseline");
     char p[600], buf[512];
-    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET];
+    const char *argv[MAX_ARGS + 12 + 2 * MAX_SET];
     if (!how)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
                                         "record or file)", c->path);
@@ -213,7 +219,8 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
-        record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
+        record_tail(c, argv, n, seed_set, sets, sizeof sets, pf, sizeof pf,
+                trace);
         if (notes)
             note(c, notes, "baseline: sim record %s", a);
         return step(c, "sim record (baseline)", argv, NULL);
@@ -410,7 +417,7 @@ static sim_err run_sites(vcase *c, const char *script, const char *out)
 static sim_err measured(vcase *c, table *t, unsigned long seed,
                         json_t *notes)
 {
-    char p[600], buf[512], seed_set[40], sets[256];
+    char p[600], buf[512], seed_set[40], sets[256], pf[600];
     if (vcase_path(c, "measured.table", p, sizeof p)) {
         note(c, notes, "measured: %s", vcase_get(c, "measured.table"));
     {
@@ -427,9 +434,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     char trace[600];
     snprintf(trace, sizeof trace, "%s/measured.bin", c->tmp);
     snprintf(buf, sizeof buf, "%s", a);
-    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET] = {"record"};
+    const char *argv[MAX_ARGS + 12 + 2 * MAX_SET] = {"record"};
     int n = 1 + split(buf, argv + 1, MAX_ARGS);
-    record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
+    record_tail(c, argv, n, seed_set, sets, sizeof sets, pf, sizeof pf,
+                trace);
     sim_err e = step(c, "sim record (measured)", argv, NULL);
     if (e != SIM_OK)
         return e;
