@@ -141,31 +141,9 @@ static sim_err ev_records(evaluator *ev, const trace_rec *recs, size_t n)
 /* What the objective reads of one evaluation, per row of the hw table. */
 typedef struct evalout {
     double avg[EXIT__COUNT], sd[EXIT__COUNT], min[EXIT__COUNT];
-    /* avg and stddev without the row's largest exit (what is fitted) */
-    double tavg[EXIT__COUNT], tsd[EXIT__COUNT];
     uint64_t count[EXIT__COUNT];
     double guest_from_trace;
 } evalout;
-
-/* A row's avg and stddev without its largest exit (n >= 3; else as they
- * are): the row less the one exit that a rare host event - a preemption
- * of milliseconds among thousands of 13 usec misses - may have made. Such
- * an exit can set a row's whole stddev (the seed's DTLBVIRT: its 264 ms
- * maximum is 94% of the row's squared deviations), and where the model's
- * own rare events land is a draw of its generator, not a cost: fitted
- * with it, the costs chased the draw (docs/calibration.md). */
-void calib_trim_max(double n, double avg, double sd, double max,
-                    double *tavg, double *tsd)
-{
-    *tavg = avg;
-    *tsd = sd;
-    if (!(n >= 3) || !isfinite(max) || !isfinite(sd) || !isfinite(avg))
-        return;
-    double a = (n * avg - max) / (n - 1);
-    double v = (n * (sd * sd + avg * avg) - max * max) / (n - 1) - a * a;
-    *tavg = a;
-    *tsd = sqrt(v > 0 ? v : 0);
-}
 
 static void ev_end(evaluator *ev, bool fold, evalout *o)
 {
@@ -185,8 +163,6 @@ static void ev_end(evaluator *ev, bool fold, evalout *o)
         o->count[i] = r->present ? r->count : 0;
         o->avg[i] = o->count[i] ? r->avg : 0;
         o->sd[i] = o->count[i] ? r->stddev : 0;
-        calib_trim_max((double)o->count[i], o->avg[i], o->sd[i],
-                       o->count[i] ? r->max : NAN, &o->tavg[i], &o->tsd[i]);
         /* the true (untruncated) minimum: continuous in the parameters */
         o->min[i] = mt[i] == UINT64_MAX ? 0 : (double)mt[i] / tbpu;
     }
@@ -213,8 +189,6 @@ typedef struct fitctx {
     int nused, used[EXIT__COUNT];
     double w[EXIT__COUNT];
     double tgt_min[EXIT__COUNT]; /* hw min (usec) */
-    double tgt_avg[EXIT__COUNT], tgt_sd[EXIT__COUNT]; /* hw without its
-                                                         largest exit */
     double min_width; /* 1 usec (2.6.29 truncation), 0 (3.1+ ticks) */
     size_t nres;
     unsigned evals;
@@ -256,13 +230,12 @@ static void residuals(const fitctx *c, const evalout *e, double *f)
     size_t k = 0;
     for (int j = 0; j < c->nused; j++) {
         int i = c->used[j];
+        const table_row *r = &c->hw->rows[i];
         double w = c->w[i];
-        /* both sides without their largest exit (calib_trim_max) */
-        f[k++] = w * rel(e->tavg[i], c->tgt_avg[i]);
+        f[k++] = w * rel(e->avg[i], r->avg);
         /* stddevs span orders of magnitude (rare long exits): log ratio */
         f[k++] = w * CALIB_W_SD *
-                 log((e->tsd[i] + CALIB_SD_FLOOR) /
-                     (c->tgt_sd[i] + CALIB_SD_FLOOR));
+                 log((e->sd[i] + CALIB_SD_FLOOR) / (r->stddev + CALIB_SD_FLOOR));
         /* a printed min m says the true minimum lies in [m, m + 1) usec
          * (2.6.29 truncates each sample): no residual inside, the
          * distance to the interval outside */
@@ -596,8 +569,6 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
                                                           : CALIB_MIN_SHARE);
         c->w[i] = w->weight;
         c->tgt_min[i] = t->min;
-        calib_trim_max((double)t->count, t->avg, t->stddev, t->max,
-                       &c->tgt_avg[i], &c->tgt_sd[i]);
         c->used[c->nused++] = i;
     }
     if (c->nused == 0 || (c->nused == 1 && c->used[0] == EXIT_TIMEINGUEST))

@@ -50,11 +50,6 @@ typedef struct calib_row {
                                     used a subsample), else NAN */
 } calib_row;
 
-/* A row's avg and stddev without its largest exit (n exits, n >= 3; else
- * as given): what the fit compares, on both sides. */
-void calib_trim_max(double n, double avg, double sd, double max,
-                    double *tavg, double *tsd);
-
 #define CALIB_MIN_SHARE 1e-4
 #define CALIB_W_SD 0.25 /* stddev (log ratio) residual weight relative to avg */
 #define CALIB_W_MIN 0.25 /* min residual weight relative to avg */

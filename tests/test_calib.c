@@ -120,67 +120,6 @@ static void test_recovers_known_parameters(void)
     CU_ASSERT_TRUE(isnan(g->sigma));
 }
 
-/* The measured table as above, but one DTLBVIRT exit - its longest - 200
- * ms longer: a host preemption in the measured run, a draw the model's
- * own generator cannot be asked to repeat in the same row. Each row is
- * compared without its largest exit, so the fit recovers the same values
- * (fitted with it, the row's avg was 250% high and its stddev 100 times
- * the model's: the fit chased the one exit with the costs). */
-static void test_one_rare_exit_is_not_fitted(void)
-{
-    make_trace();
-    params truth;
-    params_init(&truth);
-    P(&truth, cpi) = 1.5;
-    P(&truth, qemu_mmio_usec) = 120;
-    P(&truth, gfn_to_page_cycles) = 700;
-    static table t;
-    model_table(&truth, &t);
-    table_row *row = &t.rows[EXIT_DTLBVIRT];
-    CU_ASSERT_FATAL(row->present && row->count > 1000 && isfinite(row->sum_sq));
-    double d = 200000; /* usec */
-    row->sum_sq += d * d + 2 * d * row->max;
-    row->sum += d;
-    row->max += d;
-    t.traced_usec += d;
-    table_finish(&t);
-    CU_ASSERT(row->avg > 2 * row->min);
-
-    params start;
-    params_init(&start);
-    calib_opts o;
-    opts_for(&o, 2);
-    static calib_result r;
-    CU_ASSERT_EQUAL_FATAL(calib_run(tpath, &t, &start, &o, &r), SIM_OK);
-    static const param_id ids[] = {PARAM_cpi, PARAM_qemu_mmio_usec,
-                                   PARAM_gfn_to_page_cycles};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        const calib_param *p = find(&r, ids[i]);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        double want = truth.v[ids[i]];
-        /* a fixed tolerance: the reported sigma grows with a bad fit's
-         * residuals, and would excuse it */
-        double tol = 0.02 * want + (param_kind(ids[i]) == PK_INT ? 1 : 0);
-        if (!(fabs(p->value - want) <= tol))
-            fprintf(stderr, "%s: %g, want %g +- %g (sigma %g)\n",
-                    param_name(ids[i]), p->value, want, tol, p->sigma);
-        CU_ASSERT(fabs(p->value - want) <= tol);
-    }
-}
-
-/* By hand: 1, 2, 3 and 100 (avg 26.5, population stddev 42.15): without
- * the 100, avg 2 and stddev sqrt(2/3); fewer than 3 exits as they are. */
-static void test_trim_max_by_hand(void)
-{
-    double a, s, sd = sqrt((1 + 4 + 9 + 10000) / 4.0 - 26.5 * 26.5);
-    calib_trim_max(4, 26.5, sd, 100, &a, &s);
-    CU_ASSERT_DOUBLE_EQUAL(a, 2, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(s, sqrt(2.0 / 3), 1e-9);
-    calib_trim_max(2, 5, 1, 6, &a, &s);
-    CU_ASSERT_EQUAL(a, 5);
-    CU_ASSERT_EQUAL(s, 1);
-}
-
 static void test_thread_count_does_not_change_the_result(void)
 {
     make_trace();
@@ -292,9 +231,6 @@ static void test_trace_without_exits_is_refused(void)
 static CU_TestInfo tests[] = {
     {"recovers known parameters, reports the unseen one",
      test_recovers_known_parameters},
-    {"one rare exit in the table is not fitted",
-     test_one_rare_exit_is_not_fitted},
-    {"a row without its largest exit, by hand", test_trim_max_by_hand},
     {"thread count does not change the result",
      test_thread_count_does_not_change_the_result},
     {"a start at the minimum is converged",
