@@ -413,6 +413,38 @@ static void synth_profile_text(char *t, size_t cap)
     snprintf(t + n, cap - n, "\n");
 }
 
+/* Writes synth --like of table t with profile p and options o (the trace
+ * NAME.bin in the test directory) and reads its exits back in order:
+ * types and words (at most cap); returns how many exits it has. */
+static size_t like_exits(const char *name, const table *t, const exitprof *p,
+                         const synth_opts *o, synth_like_report *rep,
+                         uint8_t *types, uint32_t *words, size_t cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
+    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, t, p, o, rep), SIM_OK);
+    trace_reader *rd;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
+    size_t k = 0, n = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t m;
+        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
+        if (!m)
+            break;
+        for (size_t i = 0; i < m; i++)
+            if (recs[i].kind == TREC_EXIT) {
+                n++;
+                if (k < cap) {
+                    types[k] = recs[i].type;
+                    words[k++] = recs[i].inst;
+                }
+            }
+    }
+    trace_reader_close(rd);
+    return n;
+}
+
 /* synth --like of a pre-3.0 table (EMULINST holds every emulation) with
  * DTLBREAL rows: returns the trace's exits in order (types and words). */
 static size_t synth_handlers(const char *table_text, const char *name,
@@ -429,27 +461,8 @@ static size_t synth_handlers(const char *table_text, const char *name,
     CU_ASSERT_EQUAL_FATAL(table_parse(&t, table_text, strlen(table_text),
                                       TFMT_KVM, name),
                           SIM_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
     synth_opts o = {.seed = seed, .spr_rows_3x = rows_3x};
-    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
-    trace_reader *rd;
-    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
-    size_t k = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t m;
-        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
-        if (!m)
-            break;
-        for (size_t i = 0; i < m; i++)
-            if (recs[i].kind == TREC_EXIT && k < cap) {
-                types[k] = recs[i].type;
-                words[k++] = recs[i].inst;
-            }
-    }
-    trace_reader_close(rd);
-    return k;
+    return like_exits(name, &t, &p, &o, rep, types, words, cap);
 }
 
 /* A kvm table of rows (name, count), every exit 1 usec, TIMEINGUEST one
@@ -671,26 +684,13 @@ static uint64_t synth_waits(double max, double avg, double sd,
     table t;
     CU_ASSERT_EQUAL_FATAL(table_parse(&t, tt, strlen(tt), TFMT_KVM, "w"),
                           SIM_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/waits.bin", test_tmp_dir());
     synth_opts o = {.seed = seed, .guest_hz = guest_hz};
-    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
-    trace_reader *rd;
-    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
-    uint64_t waits = 0, exits = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t m;
-        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
-        if (!m)
-            break;
-        for (size_t i = 0; i < m; i++) {
-            exits += recs[i].kind == TREC_EXIT;
-            waits += recs[i].kind == TREC_EXIT &&
-                     recs[i].type == EXIT_EMUL_WAIT;
-        }
-    }
-    trace_reader_close(rd);
+    static uint8_t ty[10000];
+    static uint32_t wd[10000];
+    size_t exits = like_exits("waits", &t, &p, &o, rep, ty, wd, 10000);
+    uint64_t waits = 0;
+    for (size_t i = 0; i < exits && i < 10000; i++)
+        waits += ty[i] == EXIT_EMUL_WAIT;
     CU_ASSERT_EQUAL(exits, 10000);
     CU_ASSERT_EQUAL(rep->count[EXIT_EMULINST], 10000);
     CU_ASSERT_EQUAL(rep->waits[EXIT_EMULINST], waits);
