@@ -89,6 +89,20 @@ static sim_err run_sites(const char *file, const char *lines,
     return run(spec, p, STATS_TICKS);
 }
 
+/* Each of the n site lists in bad (written to FILE) is refused as a format
+ * error whose message holds needle (the file's name, with its line). */
+static void refuse_sites(const char *file, const char *const *bad, size_t n,
+                         const char *opts, const params *p,
+                         const char *needle)
+{
+    char spec[700];
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(run_sites(file, bad[i], opts, p, spec, sizeof spec),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), needle));
+    }
+}
+
 static uint64_t cnt(const stats *s, exit_type t)
 {
     return s->rows[t].count;
@@ -382,13 +396,8 @@ static void test_pv_scan_loop_runs_in_the_guest(void)
         "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
         "0xc0000000 scaninsns 100000000000\n",
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CU_ASSERT_EQUAL(run_sites("whatif_scanrun_bad.txt", bad[i],
-                                  "template-bytes=4096:hcalls=0", &p, spec,
-                                  sizeof spec),
-                        SIM_ERR_FORMAT);
-        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_scanrun_bad.txt"));
-    }
+    refuse_sites("whatif_scanrun_bad.txt", bad, sizeof bad / sizeof bad[0],
+                 "template-bytes=4096:hcalls=0", &p, "whatif_scanrun_bad.txt");
 }
 
 /* With kvm_tmp's address in the site list, a patched template site runs
@@ -1028,13 +1037,8 @@ static void test_pv_patches_at_kvm_guest_init(void)
         "0xc0009000 guestinit 0x0\n",
         "0xc0009000 conlock\n",
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CU_ASSERT_EQUAL(run_sites("whatif_init_bad.txt", bad[i],
-                                  "template-bytes=4096", &p, spec,
-                                  sizeof spec),
-                        SIM_ERR_FORMAT);
-        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_init_bad.txt:"));
-    }
+    refuse_sites("whatif_init_bad.txt", bad, sizeof bad / sizeof bad[0],
+                 "template-bytes=4096", &p, "whatif_init_bad.txt:");
 }
 
 static CU_TestInfo tests[] = {
