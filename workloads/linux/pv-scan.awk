@@ -29,7 +29,8 @@
 # Fails (a message, exit 2) on anything outside the instructions it knows,
 # or a loop not shaped so: no `wrteei 0` ... `wrteei 1`, not exactly one
 # backward `b` closing it, no `addi rP,rP,4` before that `b`, a path that
-# does not come back to the loop's head.
+# does not come back to the loop's head; or most words' paths leaving at
+# a call (kvm_check_ins not inlined: its work would go uncounted).
 function fail(msg) {
     printf "pv-scan.awk: %s: %s\n", fname_fn, msg > "/dev/stderr"
     failed = 1
@@ -240,6 +241,12 @@ END {
     }
     if (rec) fail("the scan ends inside a word's path")
     flush()
+    # a match (a patch) is rare: mfmsr, mtspr ... are well under 1% of a
+    # kernel's words. A call on most words' paths is a loop that calls
+    # kvm_check_ins instead of inlining it, whose work this would miss.
+    if (!words) fail("the loop read no word of the text")
+    if (left > 0.05 * words)
+        fail(left " of " words " words' paths left the loop at a call or an unknown branch: kvm_check_ins not inlined? (its instructions would not be counted)")
     for (i = 1; i <= npages; i++)
         printf "0x%08x scaninsns %d\n", pb + 4096 * PAGE[i], PN[PAGE[i]]
     printf "# scan: %d words, %d instructions, %d paths left the compare chain (a call, or a branch on the features word)\n", words, total, left
