@@ -8,6 +8,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exitprof.h"
@@ -298,7 +299,20 @@ typedef struct like_ctx {
     /* per type and word: the profile's exits of that word the kept handler
      * sequences hold (taken out of the words drawn outside a handler) */
     double hword[EXIT__COUNT][XP_MAX_WORDS];
+    /* rows whose words mix idle waits with other emulations: the waits'
+     * words (plong; pooled then holds the others), the waits' share of
+     * the row's words, the waits still to write */
+    gsl_ran_discrete_t *plong[EXIT__COUNT];
+    double long_frac[EXIT__COUNT];
+    uint64_t nlong[EXIT__COUNT];
 } like_ctx;
+
+/* An idle wait: its time is the guest's idle to its next tick (the cycle
+ * model's wait stage), not an emulation handler's. */
+static bool like_long(exit_type t)
+{
+    return t == EXIT_EMUL_WAIT;
+}
 
 /* The table row of a profile exit of type t (cpu440's rows, 2.6.29-2.6.37)
  * with word w: a folded table's EMULINST for every emulation; in a 3.0+
@@ -412,6 +426,32 @@ static sim_err like_tables(like_ctx *c)
                         ws += pw[r][i++];
                     }
         }
+        /* a row mixing idle waits with other emulations: two draws, the
+         * waits' number being set apart (synth_like_write) */
+        double wl = 0;
+        for (size_t i = 0; i < c->npool[r]; i++)
+            if (like_long(c->pool[r][i].type))
+                wl += pw[r][i];
+        if (wl > 0 && wl < ws) {
+            c->long_frac[r] = wl / ws;
+            double *lw = malloc(c->npool[r] * sizeof *lw);
+            if (!lw) {
+                e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+                break;
+            }
+            for (size_t i = 0; i < c->npool[r]; i++) {
+                bool lg = like_long(c->pool[r][i].type);
+                lw[i] = lg ? pw[r][i] : 0;
+                if (lg)
+                    pw[r][i] = 0;
+            }
+            c->plong[r] = gsl_ran_discrete_preproc(c->npool[r], lw);
+            free(lw);
+            if (!c->plong[r]) {
+                e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+                break;
+            }
+        }
         if (ws > 0 && !(c->pooled[r] = gsl_ran_discrete_preproc(c->npool[r],
                                                                  pw[r])))
             e = sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
@@ -449,6 +489,7 @@ static void like_free(like_ctx *c)
         gsl_ran_discrete_free(c->pooled[t]);
         gsl_ran_discrete_free(c->pages[t]);
         gsl_ran_discrete_free(c->hpick[t]);
+        gsl_ran_discrete_free(c->plong[t]);
         free(c->pool[t]);
     }
     gsl_rng_free(c->rng);
@@ -508,6 +549,27 @@ static sim_err like_emit(like_ctx *c, int row, exit_type t, uint32_t word)
     return e;
 }
 
+/* The most idle waits table row r (n of its exits in the trace) can
+ * hold, in the trace's exits: INFINITY when the row's spread is unknown
+ * or no tick rate is given. A wait lasts from the guest's idle to its next
+ * tick, T = 1 / guest_hz later; in a synthesised trace the idle falls
+ * anywhere in the tick period, so the model makes each wait's length d
+ * uniform in (0, T): E[d - min] = T/2 - min, E[(d - avg)^2] = T^2/3 -
+ * avg T + avg^2. The row's N exits cannot hold more such waits than its
+ * time above its minimum, N (avg - min), and its squared deviations, N
+ * stddev^2, leave room for (the other exits' share of both is >= 0). */
+static double like_waits_bound(const table_row *r, uint64_t n,
+                               double guest_hz)
+{
+    if (!(guest_hz > 0) || !r->present || r->count == 0 ||
+        !isfinite(r->stddev) || !isfinite(r->avg) || !isfinite(r->min))
+        return INFINITY;
+    double T = 1e6 / guest_hz, N = (double)r->count, a = r->avg;
+    double bound = N * r->stddev * r->stddev / (T * T / 3 - a * T + a * a);
+    if (T / 2 > r->min)
+        bound = fmin(bound, N * (a - r->min) / (T / 2 - r->min));
+    return bound * (double)n / N;
+}
 
 sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
                          const synth_opts *o, synth_like_report *rep)
@@ -560,6 +622,23 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
     e = like_tables(&c);
     if (e != SIM_OK)
         goto out;
+    /* the idle waits of a row with other emulations: the profile's share
+     * of the row's exits outside the refill handlers, at most what the
+     * row's spread can hold, as a count (one wait is worth hundreds of
+     * other emulations: drawn one by one, their number varied by its
+     * square root, a tenth of the row's time on a small guest's table) */
+    for (int r = 0; r < EXIT__COUNT; r++) {
+        if (!c.plong[r])
+            continue;
+        double outside = (double)left[r];
+        for (int m = 0; m < EXIT__COUNT; m++)
+            outside -= c.hq * (double)left[m] * c.hmean[m][r];
+        double share = fmax(0, outside) * c.long_frac[r];
+        double bound = like_waits_bound(&hw->rows[r], left[r], o->guest_hz);
+        rep->waits_share[r] = share;
+        rep->waits_bound[r] = bound;
+        c.nlong[r] = (uint64_t)llround(fmin(share, bound));
+    }
     for (int t = 0; t < EXIT__COUNT; t++) {
         bool detail = left[t] == 0 || p->count[t] > 0 ||
                       c.pooled[t];
@@ -608,7 +687,19 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         remaining--;
         exit_type t = (exit_type)row;
         uint32_t word = 0;
-        if (c.pooled[row]) {
+        /* a wait with probability (waits left) / (the row's exits left
+         * outside handlers, wt): the count set above, at random places */
+        bool wait = c.plong[row] && c.nlong[row] &&
+                    (wt[row] <= (double)c.nlong[row] ||
+                     gsl_rng_uniform(c.rng) * wt[row] < (double)c.nlong[row]);
+        if (wait) {
+            const like_word *lw =
+                &c.pool[row][gsl_ran_discrete(c.rng, c.plong[row])];
+            c.nlong[row]--;
+            rep->waits[row]++;
+            t = lw->type;
+            word = lw->word;
+        } else if (c.pooled[row]) {
             const like_word *lw =
                 &c.pool[row][gsl_ran_discrete(c.rng, c.pooled[row])];
             t = lw->type;

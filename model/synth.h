@@ -39,6 +39,10 @@ typedef struct synth_opts {
      * EMUL_MTSPR rows hold every mfspr/mtspr (2.6.29-2.6.37: only the SPRs
      * that reach the core handlers, as cpu440 records them) */
     bool spr_rows_3x;
+    /* synth --like: the guest's tick rate (its HZ), which bounds the idle
+     * waits a table's emulation row can hold (a wait lasts to the next
+     * tick); 0: no bound, the profile's share */
+    double guest_hz;
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
 } synth_opts;
@@ -62,6 +66,13 @@ typedef struct synth_like_report {
      * exits are written without one */
     int nwordless;
     exit_type wordless[EXIT__COUNT];
+    /* per table row mixing idle waits (EMUL_WAIT, whose time is the
+     * guest's idle to its next tick, not a handler's) with other
+     * emulations: the waits the profile's share gives the row, the most
+     * the row's stddev and sum can hold (INFINITY: no bound), and the
+     * number written (the smaller, rounded: a count, not a draw) */
+    double waits_share[EXIT__COUNT], waits_bound[EXIT__COUNT];
+    uint64_t waits[EXIT__COUNT];
     uint64_t gtlb_writes;
     uint64_t handlers;      /* misses whose refill handler wrote exits */
     uint64_t handler_exits; /* the emulated exits those handlers wrote */
@@ -78,7 +89,11 @@ typedef struct synth_like_report {
  * (the profile's seq lines: its emulated exits follow the miss, taken out of
  * the emulation rows, whose other exits draw from the words outside the
  * handlers) and the guest run length, in instructions
- * (TRF_GUEST_INSNS: the cycle model times it). No handler or guest ticks.
+ * (TRF_GUEST_INSNS: the cycle model times it). Idle waits in a row
+ * with other emulations (a folded EMULINST) are not drawn one by one: the
+ * row gets the profile's share of them as a count, at most what the row's
+ * stddev and sum can hold at o->guest_hz (docs/calibration.md), placed at
+ * random among the row's exits. No handler or guest ticks.
  * Never reads anything but hw and p. Deterministic in o->seed. */
 SIM_MUST_CHECK sim_err synth_like_write(const char *path, const table *hw,
                                         const struct exitprof *p,

@@ -31,7 +31,7 @@ sim_cli_test(synth_like_wordless_row 0 "~no instruction word for the EMULINST ro
 # A table without counts: the error names the table.
 sim_cli_test(synth_like_no_counts 2 "~table_no_counts.txt: no exit row with a count"
   trace synth --like @table_no_counts.txt -o like_x.bin)
-sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25437 emulated exits"
+sim_cli_test(synth_like_refill_handlers 0 "~synth: 1761 guest TLB misses run their refill handler: 25499 emulated exits"
   trace synth --like ${NOPV} --exits 100k -o like_h.bin)
 # The help says what a profile holds: the refill handlers too.
 sim_cli_test(profile_help_seq 0 "~refill handler after each guest TLB miss"
@@ -105,3 +105,15 @@ add_test(NAME cli_profile_wall_cut_runs
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_profile_wall_cut_runs PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
+# Idle waits (docs/calibration.md): a table whose EMULINST row has no room
+# for one (max 46 usec, stddev 3.4) gets none, and stderr says what the
+# profile's share would have given; --guest-hz is checked and needs --like.
+sim_cli_test(synth_like_waits_no_room 0
+  "~EMULINST row \\(10000 exits, avg 17.6, stddev 3.4, max 46 usec\\) holds at most 0.0 idle waits of a guest ticking at 100 Hz .*the profile's share would give [0-9.]+: 0 written"
+  trace synth --like @table_emul_narrow.txt --guest-hz 100 -o like_w.bin)
+sim_cli_test(synth_like_waits_share 0 "~synth: EMULINST: [0-9]+ idle waits, the profile's share"
+  trace synth --like ${NOPV} --exits 100k -o like_w2.bin)
+sim_cli_test(synth_guest_hz_bad 2 "~--guest-hz: expected a tick rate from 1 to 10000 Hz, got '0'"
+  trace synth --like @table_emul_narrow.txt --guest-hz 0 -o like_w.bin)
+sim_cli_test(synth_guest_hz_needs_like 2 "~--guest-hz needs --like TABLE"
+  trace synth --exits 10 --guest-hz 100 -o like_w.bin)

@@ -94,7 +94,7 @@ sim_cli_test(table_truncated 2 "~table_truncated.txt:17: the rows add up to"
 sim_cli_test(validate_scaled_note 0
   "~prediction scaled x2000: the baseline trace has 5000 exits, its table 10000000"
   validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
-sim_cli_test(validate_scaled_to_table 0 "~EMULINST +6,423,699 +6,422,000"
+sim_cli_test(validate_scaled_to_table 0 "~EMULINST +6,423,699 +6,424,000"
   validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # a board at 333 MHz (the case's params): the synthesised baseline runs at
 # that clock (it ran at 667 MHz whatever the params said, which then
@@ -117,7 +117,15 @@ function(validate_refuses case regex)
 endfunction()
 validate_refuses(bad "3: expected 'key = value'")
 validate_refuses(seedstable "7: seeds = 4 needs measured.record")
-validate_refuses(setsynth "7: set = preempt_prob=0 needs baseline = record and measured.record")
+validate_refuses(setsynth "7: set = preempt_prob=0 needs measured.record and baseline = record or baseline.table.record")
+# the synthetic-truth keys (docs/validation.md): baseline.table.record is a
+# synth-like baseline's table, one of the two; calibrate.table = baseline
+# needs a baseline with a table; record.params needs a recording and a file
+validate_refuses(tablerec_record "5: baseline.table.record needs baseline = synth-like")
+validate_refuses(tablerec_both "5: baseline.table and baseline.table.record: give one")
+validate_refuses(calbase_file "5: calibrate.table = baseline needs baseline = synth-like")
+validate_refuses(recparams_none "7: record.params: the case records nothing")
+validate_refuses(recparams_missing "7: record.params = no-such-board.ini: No such file")
 validate_refuses(badnum "5: budget.total = 'five': expected a number")
 validate_refuses(keytypo "7: unknown key 'budget.totl' \\(did you mean 'budget.total'\\?\\)")
 validate_refuses(countrow "7: budget.counts: 'DTLBVRT' is not a row")
@@ -212,3 +220,12 @@ sim_cli_test(whatif_guest_line 0
 sim_cli_test(whatif_json_guest 0
   "~\"baseline_intervals_under_1_usec\": 1$"
   whatif @cost_mix.bin --transform pv --format json)
+# The synthetic-truth form: the baseline's table is a cpu440 recording's in
+# the seed's layout (one EMULINST row, no breakdown beneath it: synthesis
+# then bounds the row's idle waits), each seed calibrated on its own.
+add_test(NAME cli_validate_table_record
+  COMMAND sh -c "\"$0\" validate synthtruth --cases \"$1\" > truth.txt 2>&1 && grep -Eq 'baseline: the table.s EMULINST row \\([0-9]+ exits, .* holds at most' truth.txt && grep -q 'each seed is calibrated on its own recorded table' truth.txt && grep -q 'verdict synthtruth: PASS' truth.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cases
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_table_record PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${SIM_TEST_ENV}")

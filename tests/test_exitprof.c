@@ -413,6 +413,38 @@ static void synth_profile_text(char *t, size_t cap)
     snprintf(t + n, cap - n, "\n");
 }
 
+/* Writes synth --like of table t with profile p and options o (the trace
+ * NAME.bin in the test directory) and reads its exits back in order:
+ * types and words (at most cap); returns how many exits it has. */
+static size_t like_exits(const char *name, const table *t, const exitprof *p,
+                         const synth_opts *o, synth_like_report *rep,
+                         uint8_t *types, uint32_t *words, size_t cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
+    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, t, p, o, rep), SIM_OK);
+    trace_reader *rd;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
+    size_t k = 0, n = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t m;
+        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
+        if (!m)
+            break;
+        for (size_t i = 0; i < m; i++)
+            if (recs[i].kind == TREC_EXIT) {
+                n++;
+                if (k < cap) {
+                    types[k] = recs[i].type;
+                    words[k++] = recs[i].inst;
+                }
+            }
+    }
+    trace_reader_close(rd);
+    return n;
+}
+
 /* synth --like of a pre-3.0 table (EMULINST holds every emulation) with
  * DTLBREAL rows: returns the trace's exits in order (types and words). */
 static size_t synth_handlers(const char *table_text, const char *name,
@@ -429,27 +461,8 @@ static size_t synth_handlers(const char *table_text, const char *name,
     CU_ASSERT_EQUAL_FATAL(table_parse(&t, table_text, strlen(table_text),
                                       TFMT_KVM, name),
                           SIM_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.bin", test_tmp_dir(), name);
     synth_opts o = {.seed = seed, .spr_rows_3x = rows_3x};
-    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
-    trace_reader *rd;
-    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
-    size_t k = 0;
-    for (;;) {
-        const trace_rec *recs;
-        size_t m;
-        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m), SIM_OK);
-        if (!m)
-            break;
-        for (size_t i = 0; i < m; i++)
-            if (recs[i].kind == TREC_EXIT && k < cap) {
-                types[k] = recs[i].type;
-                words[k++] = recs[i].inst;
-            }
-    }
-    trace_reader_close(rd);
-    return k;
+    return like_exits(name, &t, &p, &o, rep, types, words, cap);
 }
 
 /* A kvm table of rows (name, count), every exit 1 usec, TIMEINGUEST one
@@ -638,6 +651,85 @@ static void test_synth_like_rows_3x(void)
     }
 }
 
+/* synth --like of a one-row (folded) EMULINST table with the profile
+ * "w": 9,900 mfspr SPRG0 and 100 idle waits (mtmsr MSR[WE]), no misses.
+ * Returns the idle waits written; rep as written. */
+static uint64_t synth_waits(double max, double avg, double sd,
+                            double guest_hz, uint64_t seed,
+                            synth_like_report *rep)
+{
+    static char pt[4096];
+    size_t n = (size_t)snprintf(
+        pt, sizeof pt,
+        "name w\nsource s\nassumes a\nexits 10000\n"
+        "type EMULINST 9900 0\ntype EMUL_WAIT 100 0\n"
+        "word EMULINST 0x7c7042a6 9900\nword EMUL_WAIT 0x7c600124 100\n"
+        "runq");
+    for (int q = 0; q < XP_RUNQ; q++)
+        n += (size_t)snprintf(pt + n, sizeof pt - n, " 10");
+    snprintf(pt + n, sizeof pt - n, "\n");
+    static exitprof p;
+    CU_ASSERT_EQUAL_FATAL(exitprof_parse(&p, pt, strlen(pt), "w.prof"),
+                          SIM_OK);
+    /* EMULINST: 10000 exits from 10 usec; TIMEINGUEST 2 usec each */
+    char tt[512];
+    double sum = 10000 * avg, traced = sum + 20000;
+    snprintf(tt, sizeof tt,
+             "unit is usec\ntraced duration %.0f usec\n"
+             "type count min max sum avg stddev time%%\n"
+             "EMULINST 10000 10 %.0f %.0f %.4f %.4f %.2f\n"
+             "TIMEINGUEST 10000 1 3 20000 2 0.5 %.2f\n",
+             traced, max, sum, avg, sd, 100 * sum / traced,
+             100 * 20000 / traced);
+    table t;
+    CU_ASSERT_EQUAL_FATAL(table_parse(&t, tt, strlen(tt), TFMT_KVM, "w"),
+                          SIM_OK);
+    synth_opts o = {.seed = seed, .guest_hz = guest_hz};
+    static uint8_t ty[10000];
+    static uint32_t wd[10000];
+    size_t exits = like_exits("waits", &t, &p, &o, rep, ty, wd, 10000);
+    uint64_t waits = 0;
+    for (size_t i = 0; i < exits && i < 10000; i++)
+        waits += ty[i] == EXIT_EMUL_WAIT;
+    CU_ASSERT_EQUAL(exits, 10000);
+    CU_ASSERT_EQUAL(rep->count[EXIT_EMULINST], 10000);
+    CU_ASSERT_EQUAL(rep->waits[EXIT_EMULINST], waits);
+    return waits;
+}
+
+/* A table whose EMULINST row has no room for an idle wait (max 46 usec,
+ * stddev 3.4: one wait to a 100 Hz tick, ~5 ms, would alone make its
+ * stddev ~50): none is written, where the profile's share gave ~100 (as
+ * synth --like of the Linux guest's table with the boot profile drew 55
+ * waits of ~5.7 ms each). */
+static void test_synth_like_no_room_for_waits(void)
+{
+    synth_like_report rep;
+    uint64_t w = synth_waits(46, 17.6, 3.4, 100, 1, &rep);
+    CU_ASSERT_EQUAL(w, 0);
+    CU_ASSERT(rep.waits_share[EXIT_EMULINST] > 95 &&
+              rep.waits_share[EXIT_EMULINST] < 105);
+    CU_ASSERT(rep.waits_bound[EXIT_EMULINST] < 0.5);
+}
+
+/* Room for about 40 waits (N stddev^2 / E[(d - avg)^2] with d uniform in
+ * (0, 10 ms): 10000 x 363.5^2 / (1e8/3 - 60e4 + 3600) = 40.4; the time
+ * above the minimum holds 100): 40 written, for every seed. With room
+ * for all of them, the profile's share (1% of 10000) is written exactly
+ * for every seed (drawn one by one, the count was binomial: 100 +- 10),
+ * and without a tick rate there is no bound. */
+static void test_synth_like_waits_bounded_and_counted(void)
+{
+    synth_like_report rep;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        CU_ASSERT_EQUAL(synth_waits(9000, 60, 363.5, 100, seed, &rep), 40);
+        CU_ASSERT(fabs(rep.waits_bound[EXIT_EMULINST] - 40.36) < 0.05);
+        CU_ASSERT_EQUAL(synth_waits(9000, 60, 3000, 100, seed, &rep), 100);
+        CU_ASSERT_EQUAL(synth_waits(46, 17.6, 3.4, 0, seed, &rep), 100);
+        CU_ASSERT(isinf(rep.waits_bound[EXIT_EMULINST]));
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"slope and its error by hand", test_slope_by_hand},
     {"wall rates of three recordings", test_wall_rates_of_three_recordings},
@@ -660,6 +752,10 @@ static CU_TestInfo tests[] = {
      test_synth_like_handlers_whole},
     {"synth --like: 3.0+ rows hold every mfspr/mtspr",
      test_synth_like_rows_3x},
+    {"synth --like: no idle wait where the row has no room",
+     test_synth_like_no_room_for_waits},
+    {"synth --like: idle waits bounded by the row, a count",
+     test_synth_like_waits_bounded_and_counted},
     CU_TEST_INFO_NULL,
 };
 

@@ -62,7 +62,9 @@ echo
 echo "== 4. validate predictions against measurements (sim validate, docs/validation.md):"
 echo "   ppc440-pv calibrates on the no-PV hardware table (a 10M-exit trace made"
 echo "   like it), predicts the PV table and only then reads the measured one;"
-echo "   cpu440-pv predicts the recorded PV boot from the plain one; arm64-mair"
+echo "   cpu440-pv predicts the recorded PV boot from the plain one; the two"
+echo "   cpu440-synth-pv cases run ppc440-pv's pipeline with cpu440 as the board"
+echo "   (its recorded no-PV table in, its recorded PV run the truth); arm64-mair"
 echo "   asks whether a trap-count change is measurable; linux-pv needs SIM_LINUX=1."
 echo "   (a few minutes: most of it is the calibration)"
 if [ "${SIM_LINUX:-0}" = 1 ]; then

@@ -1,5 +1,7 @@
 /* cli_synth: `sim trace synth` - a synthetic trace following a profile. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,15 +9,25 @@
 #include "cli_progress.h"
 #include "exitprof.h"
 #include "outfile.h"
+#include "params.h"
 #include "synth.h"
 #include "table.h"
+
+/* The cycle model's default guest tick rate (model/params.h). */
+static double default_guest_hz(void)
+{
+    static params p;
+    params_init(&p);
+    return P(&p, guest_hz);
+}
 
 static void help(FILE *f)
 {
     fprintf(f,
         "usage: sim trace synth --exits N [--seed S] [--profile TABLE] -o FILE\n"
         "       sim trace synth --like TABLE [--mix PROFILE] [--exits N] [--seed S]\n"
-        "                       [--accounting A] [--tb-per-usec N] -o FILE\n"
+        "                       [--accounting A] [--tb-per-usec N] [--guest-hz HZ]\n"
+        "                       -o FILE\n"
         "       sim trace synth --mix list\n"
         "\n"
         "Writes a synthetic trace of N exits with measured handler and guest ticks.\n"
@@ -52,7 +64,15 @@ static void help(FILE *f)
         "profile's refill handler runs: its emulated exits follow the miss.\n"
         "The trace carries no ticks: replay and calibrate price it with the\n"
         "cycle model (docs/calibration.md).\n"
-        "  --mix list       the built-in profiles and what each assumes\n");
+        "  --mix list       the built-in profiles and what each assumes\n"
+        "  --guest-hz HZ    the table's guest's tick rate (its kernel's HZ;\n"
+        "                   default the cycle model's guest_hz, %g): an idle\n"
+        "                   wait lasts to the next tick, so TABLE's EMULINST\n"
+        "                   stddev and sum bound how many of the profile's\n"
+        "                   waits it can hold; the waits are a count, the\n"
+        "                   profile's share or that bound (said on stderr),\n"
+        "                   placed at random (docs/calibration.md)\n",
+        default_guest_hz());
 }
 
 static int list_mixes(void)
@@ -73,7 +93,8 @@ static int list_mixes(void)
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
-                      const char *profile, double tb_per_usec, bool rows_3x)
+                      const char *profile, double tb_per_usec, bool rows_3x,
+                      double guest_hz)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -100,6 +121,7 @@ static int synth_like(const char *like, const char *mix,
     cli_progress_init(&prog, "synth", "exits");
     synth_opts so = {.exits = exits, .seed = seed, .tb_hz = tb_hz,
                      .spr_rows_3x = rows_3x || tb_per_usec > 0,
+                     .guest_hz = guest_hz,
                      .progress = cli_progress_update, .progress_ctx = &prog};
     synth_like_report rep;
     e = synth_like_write(out, &t, &p, &so, &rep);
@@ -118,6 +140,27 @@ static int synth_like(const char *like, const char *mix,
                 "handler: %llu emulated exits (docs/calibration.md)\n",
                 (unsigned long long)rep.handlers,
                 (unsigned long long)rep.handler_exits);
+    for (int r = 0; r < EXIT__COUNT; r++) {
+        if (!(rep.waits_share[r] > 0))
+            continue;
+        if (rep.waits_bound[r] < rep.waits_share[r]) {
+            const table_row *tr = &t.rows[r];
+            fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g, "
+                    "stddev %g, max %g usec) holds at most %.1f idle waits "
+                    "of a guest ticking at %g Hz (each lasts to its next "
+                    "tick); the profile's share would give %.1f: %llu "
+                    "written (docs/calibration.md)\n",
+                    exit_name((exit_type)r), (unsigned long long)tr->count,
+                    tr->avg, tr->stddev, tr->max, rep.waits_bound[r],
+                    guest_hz, rep.waits_share[r],
+                    (unsigned long long)rep.waits[r]);
+        } else {
+            fprintf(stderr, "synth: %s: %llu idle waits, the profile's "
+                    "share (%.1f; the row could hold %.0f at %g Hz)\n",
+                    exit_name((exit_type)r), (unsigned long long)rep.waits[r],
+                    rep.waits_share[r], rep.waits_bound[r], guest_hz);
+        }
+    }
     for (int i = 0; i < rep.nwordless; i++)
         fprintf(stderr, "synth: note: the profile has no instruction word "
                 "for the %s row: its exits are written without one\n",
@@ -235,10 +278,12 @@ int cli_trace_synth(int argc, char **argv)
         {"mix", required_argument, 0, 'm'},
         {"tb-per-usec", required_argument, 0, 'B'},
         {"accounting", required_argument, 0, 'a'},
+        {"guest-hz", required_argument, 0, 'g'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     unsigned long long exits = 0, seed = 1, tb_hz = 667000000ULL;
+    double guest_hz = 0;
     const char *profile = NULL, *out = NULL, *like = NULL, *mix = NULL;
     bool have_exits = false;
     double tb_per_usec = 0;
@@ -293,6 +338,20 @@ int cli_trace_synth(int argc, char **argv)
             if (cli_once("trace synth", "--mix", &mix, optarg))
                 return 2;
             break;
+        case 'g': {
+            char *end;
+            if (guest_hz > 0)
+                return cli_usage_error("trace synth", "--guest-hz given "
+                                                      "twice");
+            errno = 0;
+            guest_hz = strtod(optarg, &end);
+            if (!*optarg || *end || errno || !(guest_hz >= 1) ||
+                guest_hz > 10000)
+                return cli_usage_error("trace synth", "--guest-hz: expected "
+                                       "a tick rate from 1 to 10000 Hz, got "
+                                       "'%s'", optarg);
+            break;
+        }
         case 'h': help(stdout); return 0;
         default:
             return cli_bad_option("trace synth", "o:h", opts, argv);
@@ -309,7 +368,11 @@ int cli_trace_synth(int argc, char **argv)
                                "table in ticks per usec is a 3.1+ kernel's)");
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
-                          profile, tb_per_usec, unit != STATS_USEC);
+                          profile, tb_per_usec, unit != STATS_USEC,
+                          guest_hz > 0 ? guest_hz : default_guest_hz());
+    if (guest_hz > 0)
+        return cli_usage_error("trace synth", "--guest-hz needs --like TABLE "
+                               "(it bounds the table's idle waits)");
     if (acc)
         return cli_usage_error("trace synth", "--accounting needs --like "
                                "TABLE (the table's kernel)");

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cli_plotcmp.h"
+#include "outfile.h"
 #include "params.h"
 #include "replay.h"
 #include "stats.h"
@@ -32,6 +33,7 @@ const char *const validate_whatif_keys[] = {
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
+    "baseline.table.record", "record.params",
     NULL,
 };
 
@@ -105,12 +107,17 @@ static int add_sets(const vcase *c, const char **argv, int n, char *buf,
 }
 
 /* The arguments every `sim record` of a case ends with, from argv[n]:
- * the host-noise seed (seed_set, "seed=N"), the case's `set`, the Linux
+ * the recorded board's parameters (record.params, into rparams), the
+ * host-noise seed (seed_set, "seed=N"), the case's `set`, the Linux
  * image's directory, no console, -o trace; NULL-terminated. */
 static void record_tail(const vcase *c, const char **argv, int n,
                         const char *seed_set, char *sets, size_t len,
-                        const char *trace)
+                        char *rparams, size_t rlen, const char *trace)
 {
+    if (vcase_path(c, "record.params", rparams, rlen)) {
+        argv[n++] = "--params";
+        argv[n++] = rparams;
+    }
     argv[n++] = "--set";
     argv[n++] = seed_set;
     n = add_sets(c, argv, n, sets, len);
@@ -148,9 +155,13 @@ static sim_err step(vcase *c, const char *what, const char *const *argv,
     return SIM_OK;
 }
 
+/* A line of the report and of its JSON notes (none when notes is NULL:
+ * a later seed's run of a step the first one reported). */
 static void note(vcase *c, json_t *notes, const char *fmt, const char *a)
 {
     char buf[768];
+    if (!notes)
+        return;
     snprintf(buf, sizeof buf, fmt, a);
     if (c->out)
         fprintf(c->out, "  %s\n", buf);
@@ -172,6 +183,90 @@ static const char *case_mix(const vcase *c, const char *key, char *buf,
     return vcase_path(c, key, buf, n);
 }
 
+/* The table a synth-like baseline is made from, and that `calibrate.table
+ * = baseline` names: baseline.table, or the table of the recorded run of
+ * baseline.table.record (record_table writes it into the scratch
+ * directory); NULL when the case has neither. */
+static const char *baseline_table(const vcase *c, char *buf, size_t n)
+{
+    if (vcase_get(c, "baseline.table.record")) {
+        snprintf(buf, n, "%s/baseline-table.txt", c->tmp);
+        return buf;
+    }
+    return vcase_path(c, "baseline.table", buf, n);
+}
+
+/* Whether `sim record ARGS` prints one EMULINST row (--fold-emul, or the
+ * workload's default: linux-boot's) rather than the EMUL_* rows. */
+static bool record_folds(const char *args)
+{
+    char buf[512];
+    const char *argv[MAX_ARGS];
+    snprintf(buf, sizeof buf, "%s", args);
+    int n = split(buf, argv, MAX_ARGS);
+    const workload *w = n ? workload_find(argv[0]) : NULL;
+    bool fold = w && w->external;
+    for (int i = 1; i < n; i++) {
+        if (!strcmp(argv[i], "--fold-emul"))
+            fold = true;
+        else if (!strcmp(argv[i], "--no-fold-emul"))
+            fold = false;
+    }
+    return fold;
+}
+
+/* baseline.table.record: the "hardware" is cpu440 itself. `sim record
+ * ARGS` (with the seed, the case's `set` and record.params, as every
+ * recording of the case) and the exit-timing table of that run into
+ * baseline_table's file, as the recording prints it (a folded one in the
+ * seed's layout) but without the EMUL_* breakdown beneath a folded
+ * EMULINST row: a hardware table has none. Everything after this step
+ * reads the table only, as it would a board's. */
+static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
+{
+    const char *a = vcase_get(c, "baseline.table.record");
+    char buf[512], sets[256], rp[600], trace[600], out[600];
+    const char *argv[MAX_ARGS + 12 + 2 * MAX_SET];
+    snprintf(trace, sizeof trace, "%s/table-run.bin", c->tmp);
+    snprintf(buf, sizeof buf, "%s", a);
+    argv[0] = "record";
+    int n = 1 + split(buf, argv + 1, MAX_ARGS);
+    record_tail(c, argv, n, seed_set, sets, sizeof sets, rp, sizeof rp, trace);
+    sim_err e = step(c, "sim record (baseline.table.record)", argv, NULL);
+    if (e != SIM_OK)
+        return e;
+    replay_opts ro = {.ticks = REPLAY_MEASURED};
+    if ((e = case_unit(c, &ro.unit)) != SIM_OK)
+        return e;
+    static stats s;
+    static table t;
+    replay_result rr;
+    if ((e = replay_file(trace, &ro, &s, &rr)) != SIM_OK)
+        return e;
+    stats_to_table(&s, &t);
+    bool fold = record_folds(a);
+    if (fold)
+        table_fold_emul(&t, &t);
+    snprintf(t.title, sizeof t.title, "cpu440: sim record %.100s", a);
+    outfile of;
+    if ((e = outfile_open(&of, baseline_table(c, out, sizeof out))) != SIM_OK)
+        return e;
+    table_write_opts wo = {.fold_emul = false};
+    e = table_write(of.f, &t, TFMT_KVM, &wo);
+    if (e != SIM_OK) {
+        outfile_abort(&of);
+        return e;
+    }
+    if ((e = outfile_commit(&of)) != SIM_OK)
+        return e;
+    unlink(trace);
+    snprintf(buf, sizeof buf, "baseline table: the recorded run of sim "
+                              "record %.200s (%s; only its table is used)",
+             a, fold ? "the seed's layout, one EMULINST row" : "EMUL_* rows");
+    note(c, notes, "%s", buf);
+    return SIM_OK;
+}
+
 /* Step 1: the baseline trace into trace, with the host-noise seed `seed`
  * (recorded: --set seed=N; synthesised: baseline.seed + the run's index,
  * passed in as seed). */
@@ -183,7 +278,7 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
     snprintf(seed_arg, sizeof seed_arg, "%lu", seed);
     const char *how = vcase_get(c, "baseline");
     char p[600], buf[512];
-    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET];
+    const char *argv[MAX_ARGS + 12 + 2 * MAX_SET];
     if (!how)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
                                         "record or file)", c->path);
@@ -213,15 +308,22 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         snprintf(buf, sizeof buf, "%s", a);
         argv[0] = "record";
         int n = 1 + split(buf, argv + 1, MAX_ARGS);
-        record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
-        if (notes)
-            note(c, notes, "baseline: sim record %s", a);
+        char rp[600];
+        record_tail(c, argv, n, seed_set, sets, sizeof sets, rp, sizeof rp,
+                    trace);
+        note(c, notes, "baseline: sim record %s", a);
         return step(c, "sim record (baseline)", argv, NULL);
     }
     if (!strcmp(how, "synth-like")) {
-        if (!vcase_path(c, "baseline.table", p, sizeof p))
+        if (!baseline_table(c, p, sizeof p))
             return vcase_fail(c, "baseline", "baseline = synth-like needs "
-                                             "baseline.table");
+                                             "baseline.table or "
+                                             "baseline.table.record");
+        if (vcase_get(c, "baseline.table.record")) {
+            sim_err e = record_table(c, seed_set, notes);
+            if (e != SIM_OK)
+                return e;
+        }
         const char *exits = vcase_get(c, "baseline.exits");
         char mixbuf[600];
         const char *mix = case_mix(c, "baseline.mix", mixbuf, sizeof mixbuf);
@@ -254,6 +356,12 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
         }
         argv[n++] = "--tb-hz";
         argv[n++] = hz;
+        /* the guest's tick (the params' guest_hz): it bounds the idle
+         * waits the table's emulation row can hold */
+        char ghz[32];
+        snprintf(ghz, sizeof ghz, "%.17g", P(&bp, guest_hz));
+        argv[n++] = "--guest-hz";
+        argv[n++] = ghz;
         char tpu[40];
         if (case_tb_per_usec(c, tpu, sizeof tpu) > 0) {
             argv[n++] = "--tb-per-usec";
@@ -268,9 +376,27 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
          * fallback to a plainer trace that would predict something else */
         sim_err e = step(c, "sim trace synth --like", argv, NULL);
         if (e == SIM_OK && notes) {
+            /* what synthesis made of the table's idle waits: its stderr
+             * line (the last in the steps' log) */
+            char log[600], line[700], waits[700] = "";
+            snprintf(log, sizeof log, "%s/steps.log", c->tmp);
+            FILE *f = fopen(log, "r");
+            while (f && fgets(line, sizeof line, f))
+                if (!strncmp(line, "synth: ", 7) && strstr(line, "idle waits"))
+                    snprintf(waits, sizeof waits, "%s", line + 7);
+            if (f)
+                fclose(f);
+            waits[strcspn(waits, "\n")] = '\0';
+            if (waits[0])
+                note(c, notes, "baseline: %s", waits);
+        }
+        if (e == SIM_OK && notes) {
             snprintf(buf, sizeof buf, "baseline: sim trace synth --like %s "
                                       "(core and timebase at %g MHz)",
-                     vcase_get(c, "baseline.table"), P(&bp, core_hz) / 1e6);
+                     vcase_get(c, "baseline.table")
+                         ? vcase_get(c, "baseline.table")
+                         : "the recorded table",
+                     P(&bp, core_hz) / 1e6);
             note(c, notes, "%s", buf);
         }
         return e;
@@ -291,7 +417,7 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
     *factor = 1;
     if (strcmp(vcase_get(c, "baseline"), "synth-like") != 0 ||
         !vcase_get(c, "baseline.exits") || trace_exits == 0 ||
-        !vcase_path(c, "baseline.table", p, sizeof p))
+        !baseline_table(c, p, sizeof p))
         return SIM_OK;
     static table hw;
     char tpu[40];
@@ -323,11 +449,36 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
     return SIM_OK;
 }
 
-/* Step 2: parameters: an INI given by the case, then a calibration on the
- * baseline's (never the measured) table. */
-static sim_err calibrate(vcase *c, const char *trace, params *prm,
-                         json_t *notes)
+/* How well the calibration fits its own table: the "; traced duration:
+ * X% against the table" line sim calibrate writes into the INI (NAN when
+ * it has none), and its "worst avg error" line into worst (n bytes). */
+static double calibrated_fit(const char *ini, char *worst, size_t n)
 {
+    double x = NAN;
+    char line[300];
+    worst[0] = '\0';
+    FILE *f = fopen(ini, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        const char *w = "; worst avg error of the rows with >= 1% of the "
+                        "time: ";
+        if (sscanf(line, "; traced duration: %lf%%", &x) == 1)
+            continue;
+        if (!strncmp(line, w, strlen(w)))
+            snprintf(worst, n, "%.100s", line + strlen(w));
+    }
+    if (f)
+        fclose(f);
+    worst[strcspn(worst, "\n")] = '\0';
+    return x;
+}
+
+/* Step 2: parameters: an INI given by the case, then a calibration on the
+ * baseline's (never the measured) table; *fit: its total error on that
+ * table, in percent (NAN without a calibration). */
+static sim_err calibrate(vcase *c, const char *trace, params *prm,
+                         json_t *notes, double *fit)
+{
+    *fit = NAN;
     char p[600], ini[600], start[600];
     params_init(prm);
     bool given = vcase_path(c, "params", start, sizeof start);
@@ -337,7 +488,10 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
             return e;
         note(c, notes, "parameters: %s", vcase_get(c, "params"));
     }
-    if (!vcase_path(c, "calibrate.table", p, sizeof p)) {
+    const char *ct = vcase_get(c, "calibrate.table");
+    if (ct && !strcmp(ct, "baseline"))
+        baseline_table(c, p, sizeof p);
+    else if (!vcase_path(c, "calibrate.table", p, sizeof p)) {
         if (!given)
             note(c, notes, "parameters: %s", "the defaults (no calibration "
                                              "in this case)");
@@ -350,8 +504,9 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     sim_err e = case_unit(c, &unit);
     if (e != SIM_OK)
         return e;
-    char tpu[40];
-    const char *argv[16] = {"calibrate", "--trace", trace, "--table", p,
+    char tpu[40], sets[256];
+    const char *argv[16 + 2 * MAX_SET] = {"calibrate", "--trace", trace,
+                            "--table", p,
                             "-o",        ini,       "--accounting",
                             unit == STATS_TICKS ? "3.1" : "2.6.29"};
     int n = 9;
@@ -363,6 +518,8 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         argv[n++] = "--params";
         argv[n++] = start;
     }
+    /* the host the table was measured on, as the prediction's */
+    n = add_sets(c, argv, n, sets, sizeof sets);
     argv[n] = NULL;
     int code;
     e = step(c, "sim calibrate", argv, &code);
@@ -370,10 +527,16 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         return e;
     if (code == 0 || code == 1) { /* 1: not converged, best point kept */
         note(c, notes, "calibrated on %s (sim calibrate)",
-             vcase_get(c, "calibrate.table"));
+             strcmp(ct, "baseline") ? ct : "the baseline's table");
         if (code == 1)
             note(c, notes, "%s", "calibration did not converge: its best "
                                  "point is used");
+        char worst[200], buf[320];
+        *fit = calibrated_fit(ini, worst, sizeof worst);
+        snprintf(buf, sizeof buf, "the calibrated model on that table: "
+                                  "total %+.2f%%; worst avg of its rows >= 1%% "
+                                  "of the time: %s", *fit, worst);
+        note(c, notes, "%s", buf);
         return params_load_file(prm, ini);
     }
     note(c, notes, "calibration on %s unavailable in this build (sim "
@@ -427,9 +590,10 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     char trace[600];
     snprintf(trace, sizeof trace, "%s/measured.bin", c->tmp);
     snprintf(buf, sizeof buf, "%s", a);
-    const char *argv[MAX_ARGS + 10 + 2 * MAX_SET] = {"record"};
+    const char *argv[MAX_ARGS + 12 + 2 * MAX_SET] = {"record"};
     int n = 1 + split(buf, argv + 1, MAX_ARGS);
-    record_tail(c, argv, n, seed_set, sets, sizeof sets, trace);
+    char rp[600];
+    record_tail(c, argv, n, seed_set, sets, sizeof sets, rp, sizeof rp, trace);
     sim_err e = step(c, "sim record (measured)", argv, NULL);
     if (e != SIM_OK)
         return e;
@@ -617,12 +781,33 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     unsigned n_runs = (unsigned)nseeds;
     const char *set = vcase_get(c, "set");
     const char *how = vcase_get(c, "baseline");
-    if (set && (!vcase_get(c, "measured.record") || !how ||
-                strcmp(how, "record")))
-        return vcase_fail(c, "set", "set = %s needs baseline = record and "
-                                    "measured.record: it applies to both "
-                                    "recordings and the prediction alike",
-                          set);
+    const char *table_rec = vcase_get(c, "baseline.table.record");
+    bool synth = how && !strcmp(how, "synth-like");
+    if (table_rec && !synth)
+        return vcase_fail(c, "baseline.table.record", "baseline.table.record "
+                          "needs baseline = synth-like (it is the table the "
+                          "baseline is synthesised from)");
+    if (table_rec && vcase_get(c, "baseline.table"))
+        return vcase_fail(c, "baseline.table.record", "baseline.table and "
+                          "baseline.table.record: give one (a table file, or "
+                          "the recorded run whose table stands for one)");
+    const char *ct = vcase_get(c, "calibrate.table");
+    if (ct && !strcmp(ct, "baseline") && !synth)
+        return vcase_fail(c, "calibrate.table", "calibrate.table = baseline "
+                          "needs baseline = synth-like (the baseline's "
+                          "table)");
+    bool recorded = table_rec || (how && !strcmp(how, "record"));
+    if (set && (!vcase_get(c, "measured.record") || !recorded))
+        return vcase_fail(c, "set", "set = %s needs measured.record and "
+                                    "baseline = record or "
+                                    "baseline.table.record: it applies to "
+                                    "both recordings and the prediction "
+                                    "alike", set);
+    if (vcase_get(c, "record.params") && !recorded &&
+        !vcase_get(c, "measured.record"))
+        return vcase_fail(c, "record.params", "record.params: the case "
+                          "records nothing (baseline = record, "
+                          "baseline.table.record, measured.record)");
     if (set) {
         char buf[256];
         int k = 0;
@@ -663,9 +848,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
      * contents are still read at step 4) */
     static const char *const files[] = {"baseline.trace", "baseline.table",
                                         "params", "calibrate.table",
-                                        "transform.sites", "measured.table"};
+                                        "transform.sites", "measured.table",
+                                        "record.params"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char fp[600];
+        if (i == 3 && ct && !strcmp(ct, "baseline"))
+            continue; /* the baseline's table, made at step 1 */
         if (vcase_path(c, files[i], fp, sizeof fp) && access(fp, R_OK) != 0)
             return vcase_fail(c, files[i], "%s = %s: %s", files[i],
                               vcase_get(c, files[i]), strerror(errno));
@@ -686,17 +874,24 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     uint64_t trace_exits = 0;
     double *tot_pred = calloc(n_runs, sizeof *tot_pred);
     double *tot_meas = calloc(n_runs, sizeof *tot_meas);
-    if (!tot_pred || !tot_meas) {
+    double *cal_fit = calloc(n_runs, sizeof *cal_fit);
+    if (!tot_pred || !tot_meas || !cal_fit) {
         free(tot_pred);
         free(tot_meas);
+        free(cal_fit);
         return sim_fail(SIM_ERR_NOMEM, "validate: out of memory");
     }
+    for (unsigned k = 0; k < n_runs; k++)
+        cal_fit[k] = NAN;
     for (unsigned k = 0; k < n_runs && e == SIM_OK; k++) {
         unsigned long seed = (unsigned long)seed0 + k;
         json_t *nk = k == 0 ? notes : NULL;
         e = baseline(c, trace, seed, nk);
-        if (e == SIM_OK && k == 0) {
-            e = calibrate(c, trace, &prm, notes);
+        /* parameters once, or per seed when the table calibrated on is
+         * each seed's own recorded one */
+        if (e == SIM_OK && (k == 0 || (table_rec && ct &&
+                                       !strcmp(ct, "baseline")))) {
+            e = calibrate(c, trace, &prm, nk, &cal_fit[k]);
             if (e == SIM_OK && set) {
                 char buf[256];
                 snprintf(buf, sizeof buf, "%s", set);
@@ -704,9 +899,15 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                      t = strtok(NULL, ", \t"))
                     e = params_set_str(&prm, t);
                 if (e == SIM_OK)
-                    note(c, notes, "set in both recordings and the "
-                                   "prediction: %s", set);
+                    note(c, nk, "set in every recording, the calibration "
+                                "and the prediction: %s", set);
             }
+            if (e == SIM_OK && k == 0 && n_runs > 1 && table_rec && ct &&
+                !strcmp(ct, "baseline"))
+                note(c, notes, "%s", "each seed is calibrated on its own "
+                                     "recorded table");
+        }
+        if (e == SIM_OK && k == 0) {
             if (e == SIM_OK && n_runs > 1) {
                 char buf[160];
                 snprintf(buf, sizeof buf, "%u runs, host-noise seeds %lu..%lu "
@@ -820,8 +1021,23 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     }
     if (e != SIM_OK) {
         free(tot_pred);
+        free(cal_fit);
         free(tot_meas);
         return e;
+    }
+    if (n_runs > 1 && isfinite(cal_fit[1])) {
+        /* each seed calibrated on its own table: how well each fit it */
+        double lo = INFINITY, hi = -INFINITY, mean = 0;
+        for (unsigned k = 0; k < n_runs; k++) {
+            lo = fmin(lo, cal_fit[k]);
+            hi = fmax(hi, cal_fit[k]);
+            mean += cal_fit[k] / n_runs;
+        }
+        char buf[200];
+        snprintf(buf, sizeof buf, "each seed's calibrated model on its own "
+                                  "table: total %+.2f%% .. %+.2f%%, mean "
+                                  "%+.2f%%", lo, hi, mean);
+        note(c, notes, "%s", buf);
     }
     if (n_runs > 1)
         table_finish(&pred);
@@ -829,6 +1045,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     e = scale_to_table(c, &pred, trace_exits, notes, &scale);
     if (e != SIM_OK) {
         free(tot_pred);
+        free(cal_fit);
         free(tot_meas);
         return e;
     }
@@ -874,6 +1091,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         note(c, notes, "%s", buf);
     }
     free(tot_pred);
+    free(cal_fit);
     free(tot_meas);
     if (e != SIM_OK)
         return e;
