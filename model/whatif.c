@@ -456,6 +456,28 @@ static bool magic_resident(cost_model *m)
     return tlb440_utlb_find(cost_tlb(m), 0xfffff000u, 1, 1) >= 0;
 }
 
+/* The run after the last exit grows by n instructions worth `cycles`:
+ * with the refills the longer run needs after its entry (more guest lines
+ * after the iccci, more shadow D-TLB entries) beyond those the run before
+ * already paid. Returns the cycles with the refills. */
+static uint64_t run_longer(side *sd, uint64_t cycles, uint64_t n)
+{
+    if (sd->run_known)
+        cycles += cost_refill_growth(sd->m, sd->run_type, sd->run_insns, n);
+    sd->run_insns += n;
+    return cycles;
+}
+
+uint64_t whatif_env_guest(whatif_env *env, uint64_t insns)
+{
+    side *sd = &env->pred;
+    double cpi = P(cost_params(sd->m), guest_cpi);
+    uint64_t cycles =
+        run_longer(sd, (uint64_t)((double)insns * cpi + 0.5), insns);
+    pred_extend(env, cycles);
+    return cycles;
+}
+
 void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
                        uint64_t guest_extra, bool magic_access)
 {
@@ -475,9 +497,7 @@ void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
     uint64_t cycles = cost_guest_run(sd->m, rec, &n) + guest_extra;
     double cpi = P(cost_params(sd->m), guest_cpi);
     n += cpi > 0 ? (uint64_t)((double)guest_extra / cpi + 0.5) : 0;
-    if (sd->run_known)
-        cycles += cost_refill_growth(sd->m, sd->run_type, sd->run_insns, n);
-    sd->run_insns += n;
+    cycles = run_longer(sd, cycles, n);
     uint64_t added = cost_to_ticks(sd->m, guest_extra);
     env->res->guest_added += added;
     env->res->guest_handed += cost_to_ticks(sd->m, cycles) - added;

@@ -98,6 +98,13 @@ bool whatif_env_holds(whatif_env *env, const trace_rec *rec);
  * entry is gone - what happens to a removed exit of the trace. */
 void whatif_env_run_on(whatif_env *env, const trace_rec *rec,
                        uint64_t guest_extra, bool magic_access);
+/* Guest instructions the transform adds where the prediction is now (the
+ * kernel's own work between two exits, e.g. pv's scan of its text): the
+ * run after the last exit grows by insns x guest_cpi cycles, plus the
+ * refills the longer run needs (cost_refill_growth), as a removed exit's
+ * run does. Returns the cycles added. Called from a transform's hook, the
+ * time is kept off the guest ticks' clock (docs/whatif.md). */
+uint64_t whatif_env_guest(whatif_env *env, uint64_t insns);
 /* The predicting model (its soft TLB decides residency; its parameters). */
 cost_model *whatif_env_model(whatif_env *env);
 /* The predicted time in core cycles since the first exit. */

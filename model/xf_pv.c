@@ -12,7 +12,9 @@
  * its text (ascending address); a site that does not fit keeps trapping
  * ("KVM: No more space", printed per line and per byte as the trace's
  * console printed its lines). Given the text, the scan's own exits too:
- * a D-TLB miss per text page, an iccci per flush_icache_range. */
+ * a D-TLB miss per text page, an iccci per flush_icache_range; and, given
+ * the instructions its compiled loop runs per page (pv-scan.awk), their
+ * guest time. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -105,6 +107,14 @@ typedef struct pv {
     bool have_init, init_seen, armed;
     uint64_t before_init, emul_before_init;
     uint64_t scan_reads, scan_flushes;
+    /* the guest instructions of the scan's loop on each text page (the
+     * file's 'scaninsns' lines, sorted by page), and what ran of them */
+    struct scan_page {
+        uint32_t page;
+        uint64_t insns;
+    } *scan;
+    size_t n_scan, cap_scan;
+    uint64_t scan_insns, scan_cycles;
     bool console;      /* console=1: the "No more space" lines printed */
     /* the trace's UART traffic (first pass): MMIO exits by page, and in
      * each page the addresses stored to and read, and how often */
@@ -197,6 +207,7 @@ static void pv_free(void *state)
         free(s->path);
         free(s->line_pc);
         free(s->line_len);
+        free(s->scan);
     }
     free(s);
 }
@@ -216,6 +227,70 @@ static sim_err add_site(pv *s, uint32_t pc, enum kind k)
 }
 
 static enum kind classify(const pv *s, uint32_t inst);
+
+/* At most this many instructions for one page's words: a compiled
+ * kvm_check_ins runs a few hundred a word at worst (1,024 words a page). */
+#define SCAN_PAGE_MAX 100000000ull
+
+/* "0xPAGE scaninsns N" (N decimal): the scan loop's instructions for the
+ * words of that text page (workloads/linux/pv-scan.awk). */
+static sim_err add_scan_page(pv *s, unsigned n, unsigned long addr,
+                             const char *v)
+{
+    char *end = NULL;
+    unsigned long long x = 0;
+    errno = 0;
+    if (isdigit((unsigned char)*v))
+        x = strtoull(v, &end, 10);
+    if (end)
+        end += strspn(end, " \t\r\n");
+    if (!end || *end || errno || x > SCAN_PAGE_MAX || (addr & 0xfffu))
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xPAGE scaninsns "
+                                        "N' (a page address, N in 0..%llu)",
+                        s->sites_file, n, SCAN_PAGE_MAX);
+    if (s->n_scan == s->cap_scan) {
+        size_t cap = s->cap_scan ? 2 * s->cap_scan : 256;
+        struct scan_page *g = realloc(s->scan, cap * sizeof *g);
+        if (!g)
+            return sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+        s->scan = g;
+        s->cap_scan = cap;
+    }
+    s->scan[s->n_scan++] = (struct scan_page){(uint32_t)addr, x};
+    return SIM_OK;
+}
+
+static int scan_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const struct scan_page *)a)->page;
+    uint32_t y = ((const struct scan_page *)b)->page;
+    return x < y ? -1 : x > y;
+}
+
+/* The scan pages sorted, each once, each a page of the text. */
+static sim_err check_scan(pv *s)
+{
+    if (!s->n_scan)
+        return SIM_OK;
+    if (!s->have_stext)
+        return sim_fail(SIM_ERR_FORMAT, "%s: 'scaninsns' lines need the "
+                                        "text they count ('stext' and "
+                                        "'etext' lines)", s->sites_file);
+    qsort(s->scan, s->n_scan, sizeof *s->scan, scan_cmp);
+    for (size_t i = 0; i < s->n_scan; i++) {
+        uint32_t pg = s->scan[i].page;
+        if (i && pg == s->scan[i - 1].page)
+            return sim_fail(SIM_ERR_FORMAT, "%s: page 0x%08x has two "
+                                            "'scaninsns' lines",
+                            s->sites_file, (unsigned)pg);
+        if (pg < (s->stext & ~0xfffu) || pg >= s->etext)
+            return sim_fail(SIM_ERR_FORMAT, "%s: 'scaninsns' page 0x%08x is "
+                                            "outside the text 0x%08x..0x%08x",
+                            s->sites_file, (unsigned)pg, (unsigned)s->stext,
+                            (unsigned)s->etext);
+    }
+    return SIM_OK;
+}
 
 /* sites=FILE: "0xADDRESS KIND" or "0xADDRESS insn 0xWORD" per line
  * (workloads/linux/pv-sites.sh; docs/whatif.md "pv"). */
@@ -246,6 +321,10 @@ static sim_err read_sites(pv *s)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: expected '0xADDRESS KIND'",
                          s->sites_file, n);
             break;
+        }
+        if (!strcmp(kind, "scaninsns")) { /* a decimal count after it */
+            e = add_scan_page(s, n, addr, line + used);
+            continue;
         }
         unsigned long word = 0;
         int wused = 0;
@@ -335,7 +414,8 @@ static sim_err read_sites(pv *s)
             e = sim_fail(SIM_ERR_FORMAT, "%s:%u: kind '%s': expected mtmsr, "
                                          "wrtee, wrteei1, wrteei0, insn, "
                                          "stext, etext, kvm_tmp, "
-                                         "scancode, conlock or guestinit",
+                                         "scancode, scaninsns, conlock or "
+                                         "guestinit",
                          s->sites_file, n, kind);
         else
             e = add_site(s, (uint32_t)addr, k);
@@ -348,6 +428,8 @@ static sim_err read_sites(pv *s)
         e = sim_fail(SIM_ERR_FORMAT, "%s: the text needs one 'stext' line "
                                      "and one 'etext' line above it",
                      s->sites_file);
+    if (e == SIM_OK)
+        e = check_scan(s);
     /* a kernel always has template sites: an empty list is a failed
      * listing (pv-sites.sh on a stripped or wrong image), not "none" */
     if (e == SIM_OK && s->n_sites == 0)
@@ -1043,6 +1125,17 @@ static void scan_flush(pv *s, whatif_env *env, uint32_t pc)
     s->scan_flushes++;
 }
 
+/* The scan's loop runs n instructions (kvm_check_ins on the words since
+ * the last exit), with interrupts off: guest time of the run in progress
+ * (whatif_env_guest; from a hook, off the guest ticks' clock). */
+static void scan_run(pv *s, whatif_env *env, uint64_t n)
+{
+    if (!n)
+        return;
+    s->scan_insns += n;
+    s->scan_cycles += whatif_env_guest(env, n);
+}
+
 /* kvm_use_magic_page with the text given (sites=FILE with stext/etext):
  * the scan reads the text page by page in ascending order; at each
  * load/store/nop site it patches the word (one flush), at each template
@@ -1051,17 +1144,26 @@ static void scan_flush(pv *s, whatif_env *env, uint32_t pc)
  * and reads on. */
 static void replay_scan(pv *s, whatif_env *env)
 {
-    size_t t = 0, l = 0, line = 0, w = 0;
+    size_t t = 0, l = 0, line = 0, w = 0, k = 0;
     double due = 0;
     scan_code(s, env);
     for (uint64_t page = s->stext & ~0xfffu; page < s->etext; page += 4096) {
         scan_read(s, env, (uint32_t)page);
+        /* the loop's instructions for this page's words, in the guest
+         * between the page's exits: the share of the words before each
+         * site runs before it */
+        uint64_t insns = 0, done = 0;
+        if (k < s->n_scan && s->scan[k].page == page)
+            insns = s->scan[k++].insns;
         for (;;) {
             uint64_t tp = t < s->n_sites ? s->sites[t].pc : UINT64_MAX;
             uint64_t lp = l < s->n_ls ? s->ls_pc[l] : UINT64_MAX;
             uint64_t pc = tp < lp ? tp : lp;
             if (pc >= page + 4096)
                 break;
+            uint64_t upto = pc > page ? insns * (pc - page) / 4096 : 0;
+            scan_run(s, env, upto - done);
+            done = upto;
             if (lp < tp) {
                 scan_flush(s, env, (uint32_t)lp);
                 l++;
@@ -1076,6 +1178,7 @@ static void replay_scan(pv *s, whatif_env *env)
                 scan_read(s, env, (uint32_t)page);
             }
         }
+        scan_run(s, env, insns - done);
     }
     for (; printing(s) && line < s->n_lines; line++) /* sites past etext */
         print_line(s, env, line, &w, &due);
@@ -1260,6 +1363,12 @@ static void pv_report(const void *state, FILE *f)
                 (unsigned long long)s->scan_reads,
                 (unsigned long long)s->code_misses,
                 (unsigned long long)s->scan_flushes, s->n_ls);
+    if (s->n_scan)
+        fprintf(f, "; the scan's loop: %llu guest instructions on %zu "
+                   "pages, %llu cycles (guest_cpi and the longer runs' "
+                   "refills)",
+                (unsigned long long)s->scan_insns, s->n_scan,
+                (unsigned long long)s->scan_cycles);
     if (s->template_bytes)
         fputc(')', f);
     fprintf(f, "; %llu emulation exits without an instruction word left "

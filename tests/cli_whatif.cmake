@@ -65,6 +65,11 @@ sim_cli_test(whatif_pv_sites_empty 2 "~no template sites"
 sim_cli_test(whatif_pv_sites_trailing 2
   "~whatif_sites_trailing.txt:2: expected '0xADDRESS KIND'"
   whatif @cost_mix.bin --transform pv:template-bytes=65536:sites=${CMAKE_SOURCE_DIR}/tests/data/whatif_sites_trailing.txt)
+# a scaninsns line (the scan loop's instructions of a text page) for an
+# address that is not a page: refused with its line
+sim_cli_test(whatif_pv_sites_scaninsns_not_a_page 2
+  "~whatif_sites_scaninsns.txt:3: expected '0xPAGE scaninsns N'"
+  whatif @cost_mix.bin --transform pv:template-bytes=65536:sites=${CMAKE_SOURCE_DIR}/tests/data/whatif_sites_scaninsns.txt)
 # the output names the transform with its options: what ran, not its family
 sim_cli_test(whatif_header_names_options 0
   "~^# sim whatif cost_mix.bin --transform tlb-slots=48:"

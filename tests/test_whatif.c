@@ -89,6 +89,20 @@ static sim_err run_sites(const char *file, const char *lines,
     return run(spec, p, STATS_TICKS);
 }
 
+/* Each of the n site lists in bad (written to FILE) is refused as a format
+ * error whose message holds needle (the file's name, with its line). */
+static void refuse_sites(const char *file, const char *const *bad, size_t n,
+                         const char *opts, const params *p,
+                         const char *needle)
+{
+    char spec[700];
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(run_sites(file, bad[i], opts, p, spec, sizeof spec),
+                        SIM_ERR_FORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), needle));
+    }
+}
+
 static uint64_t cnt(const stats *s, exit_type t)
 {
     return s->rows[t].count;
@@ -296,6 +310,94 @@ static void test_pv_scan_reads_the_text_and_flushes_each_patch(void)
     whatif_chain *c = NULL;
     CU_ASSERT_EQUAL(whatif_chain_parse(&c, spec), SIM_ERR_FORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "'stext' line"));
+}
+
+/* With the scan's instructions in the site list ('scaninsns', per text
+ * page: pv-scan.awk), the loop's guest time (docs/whatif.md "pv", "The
+ * scan itself"): page 0xc0000000's 1000 instructions run after its D-TLB
+ * miss; page 0xc0001000's 3000 after its miss and the two iccci of the
+ * wrteei 0 at its first word. Each is a run after an inserted exit: N x
+ * guest_cpi plus the refills the longer run needs - 8 guest lines (the
+ * cap) x 10 and 8 shadow D-TLB entries (dtlb_shadow) x 3 beyond the
+ * inserted exit's own 1 x 3 - so TIMEINGUEST grows by exactly
+ * 4000 x guest_cpi + 2 x (80 + 24). The work runs with interrupts off:
+ * the guest ticks' clock (wall_gain) does not see it. */
+static void test_pv_scan_loop_runs_in_the_guest(void)
+{
+    params p;
+    quiet(&p);
+    test_guest_stages(&p);
+    P(&p, cpi) = 1;
+    P(&p, dtlb_shadow) = 8;
+    P(&p, dcache_decay_cycles) = 1e9;
+    pack(HEAD
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=1000 guest=2000 flags=G,PR\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=2000 guest=2000 flags=G,PR\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=3000 guest=2000 flags=G,PR\n");
+    static const char text[] = "0xc0000000 stext\n0xc0002000 etext\n"
+                               "0xc0001000 wrteei0\n";
+    static const char scan[] = "0xc0001000 scaninsns 3000\n"
+                               "0xc0000000 scaninsns 1000\n";
+    char lines[512], spec[700];
+    for (int cpi = 1; cpi <= 2; cpi++) {
+        P(&p, guest_cpi) = cpi;
+        CU_ASSERT_EQUAL_FATAL(run_sites("whatif_scanrun_sites.txt", text,
+                                        "template-bytes=4096:hcalls=0", &p,
+                                        spec, sizeof spec),
+                              SIM_OK);
+        uint64_t g0 = g_pred.rows[EXIT_TIMEINGUEST].sum;
+        double gain0 = g_res.wall_gain;
+        uint64_t n0 = g_pred.rows[EXIT_TIMEINGUEST].count;
+        snprintf(lines, sizeof lines, "%s%s", text, scan);
+        CU_ASSERT_EQUAL_FATAL(run_sites("whatif_scanrun_sites.txt", lines,
+                                        "template-bytes=4096:hcalls=0", &p,
+                                        spec, sizeof spec),
+                              SIM_OK);
+        CU_ASSERT_EQUAL(g_pred.rows[EXIT_TIMEINGUEST].sum,
+                        g0 + 4000 * (uint64_t)cpi + 2 * (80 + 24));
+        CU_ASSERT_EQUAL(g_pred.rows[EXIT_TIMEINGUEST].count, n0);
+        CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 2);
+        CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMULINST), 2);
+        /* off the ticks' clock: the same gain, not 4,208 or 8,208 ticks
+         * less (the handlers' data decays over 1e9 cycles here, so the
+         * longer runs leave the next exits' costs as they were) */
+        CU_ASSERT(fabs(g_res.wall_gain - gain0) * 667e6 < 0.5);
+        /* the report says what ran */
+        whatif_chain *c = NULL;
+        CU_ASSERT_EQUAL_FATAL(whatif_chain_parse(&c, spec), SIM_OK);
+        stats b, q;
+        whatif_opts o = {.unit = STATS_TICKS};
+        CU_ASSERT_EQUAL_FATAL(whatif_run(g_path, c, &p, &o, &b, &q, &g_res),
+                              SIM_OK);
+        char rep[4096] = "";
+        FILE *f = fmemopen(rep, sizeof rep - 1, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        whatif_chain_report(c, f);
+        fclose(f);
+        char want[128];
+        snprintf(want, sizeof want, "the scan's loop: 4000 guest instructions "
+                                    "on 2 pages, %d cycles",
+                 4000 * cpi + 2 * (80 + 24));
+        CU_ASSERT_PTR_NOT_NULL(strstr(rep, want));
+        whatif_chain_free(c);
+    }
+    /* refused: not a page, not a number, twice, outside the text, without
+     * the text, an absurd count */
+    static const char *const bad[] = {
+        "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
+        "0xc0000800 scaninsns 5\n",
+        "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
+        "0xc0000000 scaninsns x5\n",
+        "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
+        "0xc0000000 scaninsns 5\n0xc0000000 scaninsns 6\n",
+        "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
+        "0xc0002000 scaninsns 5\n",
+        "0xc0001000 wrteei0\n0xc0000000 scaninsns 5\n",
+        "0xc0000000 stext\n0xc0002000 etext\n0xc0001000 wrteei0\n"
+        "0xc0000000 scaninsns 100000000000\n",
+    };
+    refuse_sites("whatif_scanrun_bad.txt", bad, sizeof bad / sizeof bad[0],
+                 "template-bytes=4096:hcalls=0", &p, "whatif_scanrun_bad.txt");
 }
 
 /* With kvm_tmp's address in the site list, a patched template site runs
@@ -935,13 +1037,8 @@ static void test_pv_patches_at_kvm_guest_init(void)
         "0xc0009000 guestinit 0x0\n",
         "0xc0009000 conlock\n",
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CU_ASSERT_EQUAL(run_sites("whatif_init_bad.txt", bad[i],
-                                  "template-bytes=4096", &p, spec,
-                                  sizeof spec),
-                        SIM_ERR_FORMAT);
-        CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "whatif_init_bad.txt:"));
-    }
+    refuse_sites("whatif_init_bad.txt", bad, sizeof bad / sizeof bad[0],
+                 "template-bytes=4096", &p, "whatif_init_bad.txt:");
 }
 
 static CU_TestInfo tests[] = {
@@ -958,6 +1055,8 @@ static CU_TestInfo tests[] = {
     {"pv scan reads the text, flushes each patch",
      test_pv_scan_reads_the_text_and_flushes_each_patch},
     {"pv templates run in kvm_tmp", test_pv_templates_run_in_kvm_tmp},
+    {"pv: the scan's loop runs in the guest",
+     test_pv_scan_loop_runs_in_the_guest},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},

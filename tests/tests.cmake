@@ -47,6 +47,13 @@ add_test(NAME hw_tables_pinned COMMAND sha256sum --check --strict SHA256SUMS
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/validation/hw)
 set_tests_properties(hw_tables_pinned PROPERTIES TIMEOUT 30)
 
+# workloads/linux/pv-scan.awk counts the PV text scan's instructions on a
+# hand-written listing as counted by hand, and refuses shapes it does not
+# understand (tests/pv_scan_check.sh; no Linux image needed).
+add_test(NAME pv_scan_count
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/pv_scan_check.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(pv_scan_count PROPERTIES TIMEOUT 60)
+
 # The repository stands on its own: nothing cites notes outside it, and
 # every docs/kvm440.md §N cited exists (tests/self_contained.sh).
 add_test(NAME self_contained_citations

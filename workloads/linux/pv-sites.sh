@@ -10,7 +10,9 @@
 # "0xPAGE scancode" (each page of the scan's functions: kvm_use_magic_page,
 # or kvm_guest_init it is inlined into, and kvm_alloc), "0xADDRESS conlock
 # 0xSIZE" (down_trylock and up, the console semaphore), "0xADDRESS
-# guestinit 0xSIZE" (kvm_guest_init: the patching happens when it runs);
+# guestinit 0xSIZE" (kvm_guest_init: the patching happens when it runs),
+# "0xPAGE scaninsns N" (the guest instructions the scan's loop runs for
+# that text page's words: pv-scan.awk runs the compiled loop on them);
 # the template
 # code itself (kvm_template_start .. kvm_template_end) skipped, as the
 # kernel scans it. For `sim whatif --transform pv:sites=FILE`
@@ -19,13 +21,16 @@
 # scan's own exits follow from the text. Needs binutils-powerpc-linux-gnu.
 set -eu
 vml=$1
+here=$(dirname "$0")
 nm=powerpc-linux-gnu-nm objdump=powerpc-linux-gnu-objdump
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pv-sites.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 sym() { "$nm" "$vml" | awk -v s="$1" '$3 == s { print $1; exit }'; }
 start=$(sym _stext) end=$(sym _etext)
-ts=$(sym kvm_template_start) te=$(sym kvm_template_end) tmp=$(sym kvm_tmp)
+ts=$(sym kvm_template_start) te=$(sym kvm_template_end) ktmp=$(sym kvm_tmp)
 [ -n "$start" ] && [ -n "$end" ] || { echo "pv-sites.sh: $vml: no _stext/_etext" >&2; exit 2; }
 echo "0x$start stext"
-[ -z "$tmp" ] || echo "0x$tmp kvm_tmp"
+[ -z "$ktmp" ] || echo "0x$ktmp kvm_tmp"
 for f in kvm_guest_init kvm_use_magic_page kvm_alloc; do
   # one line per page the function covers
   "$nm" -S "$vml" | awk -v s="$f" '$4 == s { print $1, $2; exit }' |
@@ -45,8 +50,10 @@ done
 for f in down_trylock up; do
   "$nm" -S "$vml" | awk -v s="$f" '$4 == s { print "0x" $1, "conlock", "0x" $2; exit }'
 done
-"$objdump" -d --start-address=0x"$start" --stop-address=0x"$end" "$vml" |
-  awk -v ts="$ts" -v te="$te" '
+# the text, every word (-z: zeros too, the scan reads them)
+"$objdump" -d -z --start-address=0x"$start" --stop-address=0x"$end" "$vml" \
+  > "$tmp/text"
+awk -v ts="$ts" -v te="$te" '
     # addresses are 8 hex digits: as strings they compare as numbers;
     # fields: address, the word as 4 bytes (big-endian), mnemonic, operands
     /^[ ]*[0-9a-f]+:\t/ {
@@ -60,5 +67,18 @@ done
       else if (m ~ /^(mfmsr|mfspr|mtspr|mfsprg|mtsprg|mfsrr[01]|mtsrr[01]|mfdear|mtdear|mfesr|mtesr|mfpir|tlbsync)$/)
         k = "insn 0x" $2 $3 $4 $5
       if (k != "") print "0x" a, k
-    }'
+    }' "$tmp/text"
+# the scan's loop: kvm_use_magic_page, or kvm_guest_init it is inlined
+# into, run on the text's words (pv-scan.awk; exit 2 when its compiled
+# shape is not the one it understands)
+for f in kvm_use_magic_page kvm_guest_init; do
+  fn=$("$nm" -S "$vml" | awk -v s="$f" '$4 == s { print $1, $2; exit }')
+  [ -z "$fn" ] || break
+done
+[ -n "$fn" ] || { echo "pv-sites.sh: $vml: no kvm_use_magic_page or kvm_guest_init" >&2; exit 2; }
+set -- $fn
+"$objdump" -d -z --start-address=0x"$1" \
+  --stop-address=$(printf '0x%x' $(( 0x$1 + 0x$2 ))) "$vml" > "$tmp/scan"
+awk -v lo="$start" -v hi="$end" -f "$here/pv-scan.awk" "$tmp/scan" "$tmp/text" ||
+  { echo "pv-sites.sh: $vml: the scan's loop not counted" >&2; exit 2; }
 echo "0x$end etext"
