@@ -106,6 +106,12 @@ sim_cli_test(validate_scaled_to_table 0 "~EMULINST +6,423,699 +6,424,000"
 # changed nothing) and the calibration starts from the params
 sim_cli_test(validate_params_board_clock 0 "~core and timebase at 333 MHz"
   validate clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a recorded case's params reach both recordings, not only the prediction
+# (with qemu_mmio_usec = 400 in the params alone the model on its own
+# baseline was +498% off)
+sim_cli_test(validate_record_params 0
+  "~model on the baseline itself \\(untransformed prediction vs the baseline trace's own ticks\\): total [-+][0-9]\\.[0-9]%"
+  validate recparams --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # --plot DIR that is a file: refused before any case runs
 sim_cli_test(validate_plot_not_a_dir 2 "~--plot .*: not a directory"
   validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot @cost_mix.bin)

@@ -107,14 +107,16 @@ static int add_sets(const vcase *c, const char **argv, int n, char *buf,
 }
 
 /* The arguments every `sim record` of a case ends with, from argv[n]:
- * the recorded board's parameters (record.params, into rparams), the
+ * the recorded board's parameters (record.params, into rparams; without
+ * it the case's `params`: the board and guest both sides share), the
  * host-noise seed (seed_set, "seed=N"), the case's `set`, the Linux
  * image's directory, no console, -o trace; NULL-terminated. */
 static void record_tail(const vcase *c, const char **argv, int n,
                         const char *seed_set, char *sets, size_t len,
                         char *rparams, size_t rlen, const char *trace)
 {
-    if (vcase_path(c, "record.params", rparams, rlen)) {
+    if (vcase_path(c, "record.params", rparams, rlen) ||
+        vcase_path(c, "params", rparams, rlen)) {
         argv[n++] = "--params";
         argv[n++] = rparams;
     }
