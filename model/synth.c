@@ -552,12 +552,14 @@ static sim_err like_emit(like_ctx *c, int row, exit_type t, uint32_t word)
 /* The most idle waits table row r (n of its exits in the trace) can
  * hold, in the trace's exits: INFINITY when the row's spread is unknown
  * or no tick rate is given. A wait lasts from the guest's idle to its next
- * tick, T = 1 / guest_hz later; in a synthesised trace the idle falls
- * anywhere in the tick period, so the model makes each wait's length d
- * uniform in (0, T): E[d - min] = T/2 - min, E[(d - avg)^2] = T^2/3 -
- * avg T + avg^2. The row's N exits cannot hold more such waits than its
- * time above its minimum, N (avg - min), and its squared deviations, N
- * stddev^2, leave room for (the other exits' share of both is >= 0). */
+ * tick, T = 1 / guest_hz later. Where in the period a guest idles the
+ * table does not say; in a synthesised trace the idle falls anywhere in
+ * it, so the model's waits average T/2. The row's N exits hold no more
+ * waits than its time above its minimum, N (avg - min), leaves room for at
+ * T/2 - min each, nor than its squared deviations, N stddev^2, leave room
+ * for at (T/2 - avg)^2 each: the least any waits averaging T/2 add (all
+ * of that one length; a spread adds more, so a guest whose waits are of
+ * a narrow phase is not cut). The other exits' share of both is >= 0. */
 static double like_waits_bound(const table_row *r, uint64_t n,
                                double guest_hz)
 {
@@ -565,7 +567,9 @@ static double like_waits_bound(const table_row *r, uint64_t n,
         !isfinite(r->stddev) || !isfinite(r->avg) || !isfinite(r->min))
         return INFINITY;
     double T = 1e6 / guest_hz, N = (double)r->count, a = r->avg;
-    double bound = N * r->stddev * r->stddev / (T * T / 3 - a * T + a * a);
+    double bound = INFINITY, dev = (T / 2 - a) * (T / 2 - a);
+    if (dev > 1e-9)
+        bound = N * r->stddev * r->stddev / dev;
     if (T / 2 > r->min)
         bound = fmin(bound, N * (a - r->min) / (T / 2 - r->min));
     return bound * (double)n / N;

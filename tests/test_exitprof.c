@@ -712,9 +712,9 @@ static void test_synth_like_no_room_for_waits(void)
     CU_ASSERT(rep.waits_bound[EXIT_EMULINST] < 0.5);
 }
 
-/* Room for about 40 waits (N stddev^2 / E[(d - avg)^2] with d uniform in
- * (0, 10 ms): 10000 x 363.5^2 / (1e8/3 - 60e4 + 3600) = 40.4; the time
- * above the minimum holds 100): 40 written, for every seed. With room
+/* Room for about 40 waits (N stddev^2 / (T/2 - avg)^2 at T = 10 ms:
+ * 10000 x 313^2 / 4940^2 = 40.1; the time above the minimum holds 100):
+ * 40 written, for every seed. With room
  * for all of them, the profile's share (1% of 10000) is written exactly
  * for every seed (drawn one by one, the count was binomial: 100 +- 10),
  * and without a tick rate there is no bound. */
@@ -722,8 +722,8 @@ static void test_synth_like_waits_bounded_and_counted(void)
 {
     synth_like_report rep;
     for (uint64_t seed = 1; seed <= 8; seed++) {
-        CU_ASSERT_EQUAL(synth_waits(9000, 60, 363.5, 100, seed, &rep), 40);
-        CU_ASSERT(fabs(rep.waits_bound[EXIT_EMULINST] - 40.36) < 0.05);
+        CU_ASSERT_EQUAL(synth_waits(9000, 60, 313, 100, seed, &rep), 40);
+        CU_ASSERT(fabs(rep.waits_bound[EXIT_EMULINST] - 40.15) < 0.05);
         CU_ASSERT_EQUAL(synth_waits(9000, 60, 3000, 100, seed, &rep), 100);
         CU_ASSERT_EQUAL(synth_waits(46, 17.6, 3.4, 0, seed, &rep), 100);
         CU_ASSERT(isinf(rep.waits_bound[EXIT_EMULINST]));
