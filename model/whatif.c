@@ -341,9 +341,10 @@ static uint32_t side_hook_exit(whatif_env *env, side *sd, trace_rec r)
     return g;
 }
 
-void whatif_env_insert(whatif_env *env, const trace_rec *rec)
+/* An exit in the prediction with no guest run of its own: its interval is
+ * the entry's stages (it splits the run it lands in). */
+static void emit_no_run(whatif_env *env, side *sd, const trace_rec *rec)
 {
-    side *sd = &env->pred;
     trace_rec r = *rec;
     r.kind = TREC_EXIT;
     r.tb = sd->t;
@@ -359,6 +360,11 @@ void whatif_env_insert(whatif_env *env, const trace_rec *rec)
     side_account(sd, &r, h, g);
     side_write(env, sd, &r);
     note_run(env, sd, &r, true); /* no run of its own */
+}
+
+void whatif_env_insert(whatif_env *env, const trace_rec *rec)
+{
+    emit_no_run(env, &env->pred, rec);
     env->res->inserted++;
 }
 
@@ -411,7 +417,13 @@ static void pred_timed(whatif_env *env, bool final)
          * starts with a timed exit would otherwise gain one exit) */
         if (at > horizon || (final && at == horizon))
             break;
-        side_hook_exit(env, sd, env->timed[k % env->n_timed]);
+        /* past the trace's own arrivals, one repeated on the longer
+         * predicted guest time splits a run of the guest's work, which the
+         * trace has already given: no run of its own */
+        if (k < env->n_timed)
+            side_hook_exit(env, sd, env->timed[k]);
+        else
+            emit_no_run(env, sd, &env->timed[k % env->n_timed]);
         env->res->timed_pred++;
         env->next_timed++;
         if (!final)

@@ -767,6 +767,49 @@ static void test_time_driven_exits_follow_guest_time(void)
     CU_ASSERT(fabs((double)dec - 10 * share) <= 1.5);
 }
 
+/* A prediction whose guest time outlasts the trace's (here the PV scan's
+ * 20,000 instructions on a trace of 40,000 guest ticks) repeats the
+ * trace's DEC arrivals on the longer time (docs/whatif.md "Time-driven
+ * exits"). A repeated arrival splits a run of work the trace already
+ * gave: it brings no run of its own, only its entry's stages. Before, each
+ * repeat brought its recorded run (5,000 ticks) again. */
+static void test_repeated_arrivals_bring_no_run(void)
+{
+    params p;
+    quiet(&p);
+    P(&p, guest_cpi) = 1;
+    pack(HEAD
+         "exit DEC irq=10 pc=0xc0000100 tb=1000 guest=5000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=20000 guest=5000 flags=G,PR\n"
+         "exit DEC irq=10 pc=0xc0000100 tb=40000 guest=5000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=60000 guest=5000 flags=G,PR\n"
+         "exit DEC irq=10 pc=0xc0000100 tb=80000 guest=5000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=100000 guest=5000 flags=G,PR\n"
+         "exit DEC irq=10 pc=0xc0000100 tb=120000 guest=5000 flags=G\n"
+         "exit SYSCALL irq=8 pc=0x10000100 inst=0x44000002 tb=140000 guest=5000 flags=G,PR\n");
+    char spec[700];
+    sim_err e = run_sites("whatif_repeat_sites.txt",
+                  "0xc0000000 stext\n0xc0002000 etext\n"
+                  "0xc0001000 wrteei0\n0xc0000000 scaninsns 20000\n",
+                  "template-bytes=4096:hcalls=0", &p, spec, sizeof spec);
+    if (e != SIM_OK)
+        fprintf(stderr, "repeat: %s\n", sim_errmsg());
+    CU_ASSERT_EQUAL_FATAL(e, SIM_OK);
+    CU_ASSERT_EQUAL(g_res.timed_trace, 4);
+    uint64_t repeats = g_res.timed_pred - g_res.timed_trace;
+    CU_ASSERT(repeats >= 1);
+    /* the guest time grows by the scan's 20,000 cycles and, for each exit
+     * the prediction has more (the scan's inserted exits and the repeats),
+     * its entry's stages and refills - well under 1,500 cycles each here -
+     * not by a 5,000-tick run a repeat (before: 37,292 for 7 more exits) */
+    uint64_t grew = g_pred.rows[EXIT_TIMEINGUEST].sum -
+                    g_base.rows[EXIT_TIMEINGUEST].sum;
+    uint64_t more = g_pred.rows[EXIT_TIMEINGUEST].count -
+                    g_base.rows[EXIT_TIMEINGUEST].count;
+    CU_ASSERT(grew >= 20000);
+    CU_ASSERT(grew < 20000 + 1500 * more);
+}
+
 /* SIGNAL is not time-driven: QEMU signals the vcpu thread for workload
  * events, and the seed tables keep their number (635 -> 658) while the
  * run shrinks by a third. With SIGNALs in place of the DECs, pv shortens
@@ -1057,6 +1100,8 @@ static CU_TestInfo tests[] = {
     {"pv templates run in kvm_tmp", test_pv_templates_run_in_kvm_tmp},
     {"pv: the scan's loop runs in the guest",
      test_pv_scan_loop_runs_in_the_guest},
+    {"repeated DEC arrivals bring no run of their own",
+     test_repeated_arrivals_bring_no_run},
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
