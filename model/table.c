@@ -234,6 +234,22 @@ double table_traced_or_sum(const table *t)
     return s;
 }
 
+bool table_handled_only(const table *t)
+{
+    return !isfinite(t->traced_usec) &&
+           !table_row_has_data(&t->rows[EXIT_TIMEINGUEST]);
+}
+
+double table_handled_usec(const table *t)
+{
+    double s = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (i != EXIT_TIMEINGUEST && table_row_has_data(&t->rows[i]) &&
+            isfinite(t->rows[i].sum))
+            s += t->rows[i].sum;
+    return s;
+}
+
 double table_row_time_pct(const table *t, const table_row *r)
 {
     if (!isnan(r->time_pct))
@@ -540,11 +556,17 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
         fprintf(f, "\n%-12s %13s %13s %8s\n", "exits",
                 table_num_int(c1, ea, true), table_num_int(c2, eb, true),
                 rel_diff(d1, ea, eb));
-    double ta = table_traced_or_sum(a), tb = table_traced_or_sum(b);
-    fprintf(f, "%-12s %13s %13s %8s%s\n", "traced usec",
+    /* a table without guest time (perf) against one with it: the exit
+     * rows of both, never its handled time against a traced duration */
+    bool h = table_handled_only(a) || table_handled_only(b);
+    double ta = h ? table_handled_usec(a) : table_traced_or_sum(a),
+           tb = h ? table_handled_usec(b) : table_traced_or_sum(b);
+    fprintf(f, "%-12s %13s %13s %8s%s\n", h ? "handled usec" : "traced usec",
             table_num_int(c1, ta, true), table_num_int(c2, tb, true),
             rel_diff(d1, ta, tb),
-            isfinite(a->traced_usec) && isfinite(b->traced_usec)
+            h ? "  (exit rows only: a table without guest time, no "
+                "TIMEINGUEST row)"
+            : isfinite(a->traced_usec) && isfinite(b->traced_usec)
                 ? ""
                 : "  (sum of the rows where a table lacks it)");
     if (ferror(f))

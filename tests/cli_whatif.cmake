@@ -240,3 +240,24 @@ add_test(NAME cli_validate_table_record
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_table_record PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
+
+# Audit (outside user's tables): a table without guest time (perf kvm
+# stat: no TIMEINGUEST row, no traced duration) compared with one that has
+# it. The totals were perf's handled time against the prediction's traced
+# duration with its guest time (-0.5% on a run whose exits were -16.6%);
+# now both sides' exit rows, labelled so. The calibration's note on a perf
+# table read "total +nan%".
+sim_cli_test(validate_perf_measured_handled 0
+  "~handled usec +53,067 +4,199 +-92\\.1% +\\(exit rows only"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_perf_verdict_handled 0
+  "~verdict perfmeas: PASS  handled time \\(no guest time in a table\\) -92\\.1%"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_perf_calibration_note 0
+  "~calibrated model on that table: handled time \\(the table has no guest time\\) \\+[0-9]+\\.[0-9]+%"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(table_diff_perf_handled 0
+  "~handled usec +53,067 +53,067 +-0\\.0% +\\(exit rows only"
+  table diff @table_emul_perf.txt @table_emul.txt)
+sim_cli_test(table_diff_perf_handled_json 0 "~\"handled_only\": true"
+  table diff @table_emul_perf.txt @table_emul.txt --format json)

@@ -452,19 +452,28 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
 }
 
 /* How well the calibration fits its own table: the "; traced duration:
- * X% against the table" line sim calibrate writes into the INI (NAN when
- * it has none), and its "worst avg error" line into worst (n bytes). */
-static double calibrated_fit(const char *ini, char *worst, size_t n)
+ * X% against the table" line sim calibrate writes into the INI, or for a
+ * table without guest time (perf) its "; handled time (...): X%" line,
+ * then *handled is set (NAN when it has neither), and its "worst avg
+ * error" line into worst (n bytes). */
+static double calibrated_fit(const char *ini, char *worst, size_t n,
+                             bool *handled)
 {
     double x = NAN;
     char line[300];
     worst[0] = '\0';
+    *handled = false;
     FILE *f = fopen(ini, "r");
     while (f && fgets(line, sizeof line, f)) {
         const char *w = "; worst avg error of the rows with >= 1% of the "
                         "time: ";
         if (sscanf(line, "; traced duration: %lf%%", &x) == 1)
             continue;
+        if (sscanf(line, "; handled time (no guest time in the table): "
+                         "%lf%%", &x) == 1) {
+            *handled = true;
+            continue;
+        }
         if (!strncmp(line, w, strlen(w)))
             snprintf(worst, n, "%.100s", line + strlen(w));
     }
@@ -533,11 +542,15 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         if (code == 1)
             note(c, notes, "%s", "calibration did not converge: its best "
                                  "point is used");
-        char worst[200], buf[320];
-        *fit = calibrated_fit(ini, worst, sizeof worst);
+        char worst[200], buf[360];
+        bool handled;
+        *fit = calibrated_fit(ini, worst, sizeof worst, &handled);
         snprintf(buf, sizeof buf, "the calibrated model on that table: "
-                                  "total %+.2f%%; worst avg of its rows >= 1%% "
-                                  "of the time: %s", *fit, worst);
+                                  "%s %+.2f%%; worst avg of its rows >= 1%% "
+                                  "of the time: %s",
+                 handled ? "handled time (the table has no guest time)"
+                         : "total",
+                 *fit, worst);
         note(c, notes, "%s", buf);
         return params_load_file(prm, ini);
     }
@@ -1156,7 +1169,10 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     fails += cfail + rfail;
     *st = fails ? VFAIL : VPASS;
     int len = snprintf(verdict, verdict_len,
-                       "total %+.1f%% (budget %g%%)", 100.0 * cmp.err_total,
+                       "%s %+.1f%% (budget %g%%)",
+                       cmp.handled ? "handled time (no guest time in a table)"
+                                   : "total",
+                       100.0 * cmp.err_total,
                        total_budget);
     if (nc && len > 0 && (size_t)len < verdict_len)
         len += snprintf(verdict + len, verdict_len - (size_t)len,
