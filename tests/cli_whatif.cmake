@@ -261,3 +261,10 @@ sim_cli_test(table_diff_perf_handled 0
   table diff @table_emul_perf.txt @table_emul.txt)
 sim_cli_test(table_diff_perf_handled_json 0 "~\"handled_only\": true"
   table diff @table_emul_perf.txt @table_emul.txt --format json)
+# Audit: a long run's table (10 billion exits) made synth --like write a
+# trace of all of them by default (319 GB: the disk filled first); the
+# number must now be given
+sim_cli_test(synth_like_huge_table 2
+  "~table_huge.txt: 9960538000 exits: a trace of all of them would take over 319 GB. give --exits N"
+  trace synth --like @table_huge.txt -o huge.bin)
+validate_refuses(hugetable "7: .*table_huge.txt has 9960538000 exits: .* give baseline.exits")

@@ -18,6 +18,7 @@
 #include "params.h"
 #include "replay.h"
 #include "stats.h"
+#include "synth.h"
 #include "table.h"
 #include "tcmp.h"
 #include "validate.h"
@@ -327,6 +328,25 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                 return e;
         }
         const char *exits = vcase_get(c, "baseline.exits");
+        if (!exits && vcase_get(c, "baseline.table")) {
+            /* a long run's table (billions of exits): its own number
+             * would write a trace that fills the disk */
+            static table big;
+            char tpu[40];
+            sim_err e = table_read_file_tb(&big, p, TFMT_AUTO,
+                                           case_tb_per_usec(c, tpu,
+                                                            sizeof tpu));
+            if (e != SIM_OK)
+                return e;
+            if (table_exits(&big) > SYNTH_LIKE_MAX_DEFAULT_EXITS)
+                return vcase_fail(c, "baseline.table", "%s has %llu exits: "
+                                  "a trace of all of them would take over "
+                                  "%.0f GB; give baseline.exits (e.g. 10M: "
+                                  "the prediction is scaled to the table's "
+                                  "exits)", vcase_get(c, "baseline.table"),
+                                  (unsigned long long)table_exits(&big),
+                                  32e-9 * (double)table_exits(&big));
+        }
         char mixbuf[600];
         const char *mix = case_mix(c, "baseline.mix", mixbuf, sizeof mixbuf);
         /* the board's clock: a table is in usec, the model counts cycles at
