@@ -1270,6 +1270,13 @@ sim_err table_parse_any(table *out, const char *text, size_t len, table_fmt fmt,
     if (isnan(tb_per_usec) || tb_per_usec < 0 || isinf(tb_per_usec))
         return sim_fail(SIM_ERR_USAGE, "%s: tb_per_usec must be >= 0, not %g",
                         name, tb_per_usec);
+    /* a UTF-8 byte order mark, as a spreadsheet saves "CSV UTF-8": not
+     * part of the first line (a csv was read as kvm and refused at line 2,
+     * a kvm title kept it) */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        text += 3;
+        len -= 3;
+    }
     lex x;
     lex_init(&x, text, len, name);
     if (!next_content(&x))

@@ -117,3 +117,7 @@ sim_cli_test(synth_like_debugfs_31_refused 2 "~--tb-per-usec"
 # so `sim record --accounting 3.1`'s own table could not be read back
 sim_cli_test(table_31_few_exits_consistent 0 "~table31_few.txt: consistent"
   table show --check @table31_few.txt)
+# Audit: a csv saved by a spreadsheet as "CSV UTF-8" starts with a byte
+# order mark: it was read as the kvm form and refused at line 2
+sim_cli_test(table_csv_bom 0 "~EMULINST 310 12 38 4,872 15\\.7161"
+  table show @table_bom.csv)

@@ -268,3 +268,6 @@ sim_cli_test(synth_like_huge_table 2
   "~table_huge.txt: 9960538000 exits: a trace of all of them would take over 319 GB. give --exits N"
   trace synth --like @table_huge.txt -o huge.bin)
 validate_refuses(hugetable "7: .*table_huge.txt has 9960538000 exits: .* give baseline.exits")
+# Audit: a case file with a UTF-8 byte order mark was "no 'kind'"
+sim_cli_test(validate_case_bom 0 "~verdict bom: PASS"
+  validate bom --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -247,7 +247,12 @@ static sim_err load_case(vcase *c, const char *dir, const char *name)
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
                        line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
-        char *l = line + strspn(line, " \t");
+        char *l = line;
+        /* a UTF-8 byte order mark (an editor's): not part of the first key
+         * (the case read as having no 'kind') */
+        if (lineno == 1 && !strncmp(l, "\xef\xbb\xbf", 3))
+            l += 3;
+        l += strspn(l, " \t");
         if (!*l || *l == '#' || *l == ';')
             continue;
         e = add_key(c, l, lineno);
