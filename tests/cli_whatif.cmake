@@ -271,3 +271,13 @@ validate_refuses(hugetable "7: .*table_huge.txt has 9960538000 exits: .* give ba
 # Audit: a case file with a UTF-8 byte order mark was "no 'kind'"
 sim_cli_test(validate_case_bom 0 "~verdict bom: PASS"
   validate bom --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: calibrate.table that sim calibrate refuses ran the case on the
+# default parameters ("calibration unavailable in this build")
+validate_refuses(badcal " sim calibrate failed \\(exit 2\\): .*table_malformed.txt:7: expected a number for sum")
+# Audit: SIGTERM (or Ctrl-C) in the middle of a case left its scratch
+# directory (300 MB for a 10M-exit case) in TMPDIR
+add_test(NAME cli_validate_interrupt
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_interrupt.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_interrupt PROPERTIES TIMEOUT 60)

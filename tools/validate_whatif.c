@@ -132,30 +132,43 @@ static void record_tail(const vcase *c, const char **argv, int n,
     argv[n] = NULL;
 }
 
+/* A step that exited rc (not 0; -1: it did not run to its end, or the
+ * run was interrupted): the case's error, with the step's own message. */
+static sim_err step_failed(const vcase *c, const char *what, int rc)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/steps.log", c->tmp);
+    if (validate_interrupted())
+        return sim_fail(SIM_ERR_IO, "%s: %s interrupted", c->path, what);
+    /* the step's own message is the last line of its log */
+    char last[512] = "", line[512];
+    FILE *f = fopen(log, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '\n' && strncmp(line, "(see: ", 6) != 0)
+            snprintf(last, sizeof last, "%s", line);
+    if (f)
+        fclose(f);
+    last[strcspn(last, "\n")] = '\0';
+    return sim_fail(SIM_ERR_CHECK, "%s: %s failed (exit %d): %s", c->path,
+                    what, rc, last);
+}
+
+/* Runs `sim ARGV` as a step of case c (its output to the case's log);
+ * *code: its exit code, for the caller to judge (not with an interrupted
+ * run: that is an error), else any exit but 0 is the case's error. */
 static sim_err step(vcase *c, const char *what, const char *const *argv,
                     int *code)
 {
     char log[600];
     snprintf(log, sizeof log, "%s/steps.log", c->tmp);
     int rc = validate_run_self(log, argv);
+    if (validate_interrupted())
+        return step_failed(c, what, rc);
     if (code) {
         *code = rc;
         return SIM_OK;
     }
-    if (rc != 0) {
-        /* the step's own message is the last line of its log */
-        char last[512] = "", line[512];
-        FILE *f = fopen(log, "r");
-        while (f && fgets(line, sizeof line, f))
-            if (line[0] != '\n' && strncmp(line, "(see: ", 6) != 0)
-                snprintf(last, sizeof last, "%s", line);
-        if (f)
-            fclose(f);
-        last[strcspn(last, "\n")] = '\0';
-        return sim_fail(SIM_ERR_CHECK, "%s: %s failed (exit %d): %s", c->path,
-                        what, rc, last);
-    }
-    return SIM_OK;
+    return rc != 0 ? step_failed(c, what, rc) : SIM_OK;
 }
 
 /* A line of the report and of its JSON notes (none when notes is NULL:
@@ -552,7 +565,7 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     /* the host the table was measured on, as the prediction's */
     n = add_sets(c, argv, n, sets, sizeof sets);
     argv[n] = NULL;
-    int code;
+    int code = -1;
     e = step(c, "sim calibrate", argv, &code);
     if (e != SIM_OK)
         return e;
@@ -574,10 +587,10 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         note(c, notes, "%s", buf);
         return params_load_file(prm, ini);
     }
-    note(c, notes, "calibration on %s unavailable in this build (sim "
-                   "calibrate failed): default parameters",
-         vcase_get(c, "calibrate.table"));
-    return SIM_OK;
+    /* a table sim calibrate refuses (a malformed row) is the case's error:
+     * the prediction ran on the default parameters before, a calibrated
+     * case's numbers without its calibration */
+    return step_failed(c, "sim calibrate", code);
 }
 
 static sim_err run_sites(vcase *c, const char *script, const char *out)
