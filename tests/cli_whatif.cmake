@@ -281,3 +281,6 @@ add_test(NAME cli_validate_interrupt
           ${CMAKE_SOURCE_DIR}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_interrupt PROPERTIES TIMEOUT 60)
+sim_cli_test(validate_no_major_row 0
+  "~verdict nomajor: PASS  total [-+][0-9.]+% \\(budget 1000%\\). no row holds >= 99% of the measured time: no row sum judged"
+  validate nomajor --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

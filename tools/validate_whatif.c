@@ -1211,7 +1211,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         len += snprintf(verdict + len, verdict_len - (size_t)len,
                         "; counts of %s: %d of %d within %g%%", counts,
                         nc - cfail, nc, count_budget);
-    if (len > 0 && (size_t)len < verdict_len)
+    if (len > 0 && (size_t)len < verdict_len && cmp.n_major == 0)
+        /* no MAPE over no rows ("MAPE nan%, worst - 0.0%") */
+        snprintf(verdict + len, verdict_len - (size_t)len,
+                 "; no row holds >= %g%% of the measured time: no row sum "
+                 "judged", threshold);
+    else if (len > 0 && (size_t)len < verdict_len)
         snprintf(verdict + len, verdict_len - (size_t)len,
                  "; sums of rows >= %g%% of the time: %d of %d within %g%% "
                  "(worst %s %.1f%%); MAPE %.1f%%, MPE %+.1f%%",
