@@ -284,3 +284,14 @@ set_tests_properties(cli_validate_interrupt PROPERTIES TIMEOUT 60)
 sim_cli_test(validate_no_major_row 0
   "~verdict nomajor: PASS  total [-+][0-9.]+% \\(budget 1000%\\). no row holds >= 99% of the measured time: no row sum judged"
   validate nomajor --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: the kvm and perf outputs' delta follows the predicted table as
+# comment lines: `whatif -o FILE` is a table the other commands read (the
+# delta's lines were read as a broken table: table diff FILE measured
+# failed at 'ref: untransformed')
+sim_cli_test(whatif_delta_as_comments 0 "~^# EMULINST "
+  whatif @cost_mix.bin --transform pv)
+add_test(NAME cli_whatif_output_is_a_table
+  COMMAND sh -c "\"$1\" whatif \"$2/cost_mix.bin\" --transform pv -o wk.txt && \"$1\" table show wk.txt && \"$1\" whatif \"$2/cost_mix.bin\" --transform pv --format perf -o wp.txt && \"$1\" table show wp.txt"
+          sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_whatif_output_is_a_table PROPERTIES TIMEOUT 60)
