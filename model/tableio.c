@@ -353,7 +353,8 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
     if (isfinite(sd) && isfinite(r->min) && isfinite(r->max) && sd > bound) {
         snprintf(msg, n, "%s: stddev %.3f, more than samples between min %g "
                  "and max %g can spread (%.3f): the row contradicts itself "
-                 "(a 3.1+ debugfs file needs its --tb-per-usec)", type, sd,
+                 "(a 3.1+ debugfs file needs its timebase ticks per usec: "
+                 "--tb-per-usec, a validation case's params core_hz)", type, sd,
                  r->min, r->max, bound);
         return true;
     }
@@ -390,7 +391,7 @@ static sim_err put_row(const lex *x, table *t, int ty, table_row r)
     if (r.count > 0 && !(r.min <= r.max))
         return sim_fail(SIM_ERR_RANGE, "%s:%u: %s: min %g > max %g", x->name,
                         x->lineno, exit_name((exit_type)ty), r.min, r.max);
-    char why[200];
+    char why[320];
     if (row_contradicts(&r, exit_name((exit_type)ty), why, sizeof why))
         return sim_fail(SIM_ERR_RANGE, "%s:%u: %s", x->name, x->lineno, why);
     if (r.count == 0 && r.sum == 0 && r.max == 0) {
@@ -1052,7 +1053,7 @@ static sim_err json_row(const char *name, const char *where, json_t *o,
     if (r.count > 0 && !(r.min <= r.max))
         return sim_fail(SIM_ERR_RANGE, "%s: %s: %s: min %g > max %g", name,
                         where, tn, r.min, r.max);
-    char why[200];
+    char why[320];
     if (row_contradicts(&r, tn, why, sizeof why))
         return sim_fail(SIM_ERR_RANGE, "%s: %s: %s", name, where, why);
     if (t->rows[ty].present || t->never_hit[ty])

@@ -295,3 +295,9 @@ add_test(NAME cli_whatif_output_is_a_table
           sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_whatif_output_is_a_table PROPERTIES TIMEOUT 60)
+# Audit: a 3.1+ debugfs table read at another clock than its own names the
+# case's key (params core_hz), not only the command line's --tb-per-usec;
+# the message no longer fits 200 bytes (it was cut)
+sim_cli_test(validate_dbg31_wrong_clock 2
+  "~table_nopv_debugfs_tb667.txt:17: FP_UNAVAIL: stddev .* needs its timebase ticks per usec: --tb-per-usec, a validation case's params core_hz\\)"
+  validate dbg31clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
