@@ -301,3 +301,6 @@ set_tests_properties(cli_whatif_output_is_a_table PROPERTIES TIMEOUT 60)
 sim_cli_test(validate_dbg31_wrong_clock 2
   "~table_nopv_debugfs_tb667.txt:17: FP_UNAVAIL: stddev .* needs its timebase ticks per usec: --tb-per-usec, a validation case's params core_hz\\)"
   validate dbg31clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: fold = 0 against a table in the seed's layout compared its
+# EMULINST (every emulation) with the prediction's EMULINST alone (-99%)
+validate_refuses(fold0seed "11: fold = 0, but the measured table has no EMUL_\\* row")

@@ -616,6 +616,17 @@ static sim_err run_sites(vcase *c, const char *script, const char *out)
     return SIM_OK;
 }
 
+/* The table tells EMUL_* rows apart (one has exits or is listed as never
+ * hit); without any, its EMULINST holds every emulated instruction. */
+static bool emul_rows(const table *t)
+{
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (exit_is_emul((exit_type)i) &&
+            ((t->rows[i].present && t->rows[i].count > 0) || t->never_hit[i]))
+            return true;
+    return false;
+}
+
 /* Step 4 (after the prediction): the measured table (recorded with the
  * host-noise seed `seed`). */
 static sim_err measured(vcase *c, table *t, unsigned long seed,
@@ -1145,6 +1156,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return e;
     if (n_runs > 1)
         table_finish(&meas);
+    if (!fold && !emul_rows(&meas) && emul_rows(&pred))
+        /* the seed's layout: its EMULINST against the prediction's
+         * EMULINST without its EMUL_* rows read as -99% */
+        return vcase_fail(c, "fold", "fold = 0, but the measured table has "
+                          "no EMUL_* row (the seed's layout: its EMULINST "
+                          "holds every emulated instruction); fold = 1 "
+                          "compares it with the prediction's");
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
     if (c->out) {
