@@ -28,8 +28,10 @@ double table_row_time_pct(const table *t, const table_row *r);
 /* Traced duration, or when unknown the sum of all rows (the kernel's
  * accounting: every usec is charged to exactly one row). */
 double table_traced_or_sum(const table *t);
-/* The table's time is its exits' alone: it has neither a traced duration
- * nor a TIMEINGUEST row (perf kvm stat's form: "handled time"). Its total
+/* The table's time is its exits' alone: it has no TIMEINGUEST row, and no
+ * traced duration (perf kvm stat's form: "handled time") or one that is its
+ * exit rows' sum (1 usec a row + 0.1%: perf's numbers in the kvm form). Its
+ * total
  * compares only with another table's exit rows, never with a traced
  * duration that holds guest time. */
 bool table_handled_only(const table *t);
