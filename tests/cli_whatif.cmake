@@ -304,3 +304,7 @@ sim_cli_test(validate_dbg31_wrong_clock 2
 # Audit: fold = 0 against a table in the seed's layout compared its
 # EMULINST (every emulation) with the prediction's EMULINST alone (-99%)
 validate_refuses(fold0seed "11: fold = 0, but the measured table has no EMUL_\\* row")
+# Audit: synthesis and prediction values checked with the case's line
+# before the first step
+validate_refuses(badexits "7: baseline.exits = ten thousand: expected a number of exits")
+validate_refuses(badmix "9: --mix .*no-such-profile: neither a built-in profile")

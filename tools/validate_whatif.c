@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include "cli.h"
 #include "cli_plotcmp.h"
 #include "outfile.h"
 #include "params.h"
@@ -920,6 +921,27 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
+    /* the synthesis's and the prediction's values, with the case's line
+     * and before the first step (they failed as a step's message, or,
+     * mix, after the baseline and the calibration) */
+    const char *bx = vcase_get(c, "baseline.exits");
+    unsigned long long nx;
+    if (synth && bx && (cli_parse_u64(bx, &nx) || nx == 0 || nx > (1ULL << 40)))
+        return vcase_fail(c, "baseline.exits", "baseline.exits = %s: "
+                          "expected a number of exits from 1 to 2^40 "
+                          "(k/M/G suffixes: 10M)", bx);
+    if (synth && seed0 < 1)
+        return vcase_fail(c, "baseline.seed", "baseline.seed = %.10g: a "
+                          "synthesised baseline's seed is 1 .. 4294967295",
+                          seed0);
+    static const char *const mixes[] = {"baseline.mix", "mix"};
+    for (size_t i = 0; i < 2; i++) {
+        char mb[600];
+        const char *m = case_mix(c, mixes[i], mb, sizeof mb);
+        static exitprof chk;
+        if (m && strcmp(m, "none") != 0 && exitprof_load(&chk, m) != SIM_OK)
+            return vcase_fail(c, mixes[i], "%s", sim_errmsg());
+    }
 
     /* 1-3: predict, with no access to the measured data */
     char trace[600];
