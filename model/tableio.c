@@ -1140,6 +1140,9 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
                         "found %s%s%.20s",
                         name, json_kind(j), json_is_string(j) ? " " : "",
                         json_is_string(j) ? json_string_value(j) : "");
+    if (j)
+        snprintf(t->accounting, sizeof t->accounting, "%s",
+                 json_string_value(j));
     sim_err e = json_num(name, "top level", root, "traced_duration", true,
                          &t->traced_usec);
     if (e)
