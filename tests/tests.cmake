@@ -59,3 +59,9 @@ set_tests_properties(pv_scan_count PROPERTIES TIMEOUT 60)
 add_test(NAME self_contained_citations
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/self_contained.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(self_contained_citations PROPERTIES TIMEOUT 30)
+
+# Every Markdown table in the docs has rows of its header's width
+# (tests/md_tables.py): a row pasted into the wrong table fails here.
+add_test(NAME docs_tables_well_formed
+  COMMAND ${SIM_PYTHON3} ${CMAKE_SOURCE_DIR}/tests/md_tables.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs_tables_well_formed PROPERTIES TIMEOUT 30)
