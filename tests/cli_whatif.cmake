@@ -127,7 +127,7 @@ function(validate_refuses case regex)
     validate ${case} --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 endfunction()
 validate_refuses(bad "3: expected 'key = value'")
-validate_refuses(seedstable "7: seeds = 4 needs measured.record")
+validate_refuses(seedstable "8: seeds = 4 needs measured.record .host-noise seeds, both sides pooled. or baseline = synth-like")
 validate_refuses(setsynth "7: set = preempt_prob=0 needs measured.record and baseline = record or baseline.table.record")
 # the synthetic-truth keys (docs/validation.md): baseline.table.record is a
 # synth-like baseline's table, one of the two; calibrate.table = baseline
@@ -253,3 +253,11 @@ add_test(NAME cli_validate_table_record_debugfs31
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_table_record_debugfs31 PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
+# seeds = N against a measured table, synthesised baseline: N draws, their
+# predictions averaged; each draw is what seeds = 1 with its baseline.seed
+# predicts, and the averaged total error is the draws' mean
+# (tests/validate_draws.sh).
+add_test(NAME cli_validate_draws_averaged
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_draws.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}/tests/data/cases)
+set_tests_properties(cli_validate_draws_averaged PROPERTIES TIMEOUT 300)

@@ -446,6 +446,22 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
  * table's number of exits (counts, sums and the duration by one factor;
  * averages, spreads, minima and maxima as they are), or the comparison with
  * the measured run would read the size as an error. */
+/* Every row's count, sum and sum of squares and the traced duration times
+ * k: avg and stddev stay those of the samples. */
+static void scale_table(table *t, double k)
+{
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        table_row *r = &t->rows[i];
+        if (!r->present)
+            continue;
+        r->count = (uint64_t)llround((double)r->count * k);
+        r->sum *= k;
+        r->sum_sq *= k;
+    }
+    t->traced_usec *= k;
+    table_finish(t);
+}
+
 static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
                               json_t *notes, double *factor)
 {
@@ -466,16 +482,7 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
         return SIM_OK;
     double k = (double)total / (double)trace_exits;
     *factor = k;
-    for (int i = 0; i < EXIT__COUNT; i++) {
-        table_row *r = &pred->rows[i];
-        if (!r->present)
-            continue;
-        r->count = (uint64_t)llround((double)r->count * k);
-        r->sum *= k;
-        r->sum_sq *= k;
-    }
-    pred->traced_usec *= k;
-    table_finish(pred);
+    scale_table(pred, k);
     char buf[200];
     snprintf(buf, sizeof buf, "prediction scaled x%.4g: the baseline trace "
                               "has %llu exits, its table %llu "
@@ -873,10 +880,18 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             return vcase_fail(c, "set", "set: at most %d settings",
                               MAX_SET);
     }
-    if (n_runs > 1 && !vcase_get(c, "measured.record"))
-        return vcase_fail(c, "seeds", "seeds = %u needs measured.record (a "
-                                      "measured table is one run of its "
-                                      "own)", n_runs);
+    /* seeds = N against a measured table: N draws of the synthesised
+     * baseline, each calibrated and predicted, their predictions averaged
+     * (a table is one run of its own; what varies is the trace the
+     * pipeline makes of it) */
+    bool draws = n_runs > 1 && !vcase_get(c, "measured.record");
+    if (draws && !synth)
+        return vcase_fail(c, "seeds", "seeds = %u needs measured.record "
+                                      "(host-noise seeds, both sides pooled) "
+                                      "or baseline = synth-like (draws of "
+                                      "the synthesised baseline, averaged): "
+                                      "a measured table is one run of its "
+                                      "own", n_runs);
 
     /* the tables' accounting, read by every step below */
     stats_unit unit;
@@ -937,8 +952,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         e = baseline(c, trace, seed, nk);
         /* parameters once, or per seed when the table calibrated on is
          * each seed's own recorded one */
-        if (e == SIM_OK && (k == 0 || (table_rec && ct &&
-                                       !strcmp(ct, "baseline")))) {
+        if (e == SIM_OK && (k == 0 || draws || (table_rec && ct &&
+                                                !strcmp(ct, "baseline")))) {
             e = calibrate(c, trace, &prm, nk, &cal_fit[k]);
             if (e == SIM_OK && set) {
                 char buf[256];
@@ -954,18 +969,32 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                 !strcmp(ct, "baseline"))
                 note(c, notes, "%s", "each seed is calibrated on its own "
                                      "recorded table");
+            if (e == SIM_OK && k == 0 && draws && ct)
+                note(c, notes, "%s", "each draw is calibrated on the table "
+                                     "(its own synthesised trace)");
         }
         if (e == SIM_OK && k == 0) {
             if (e == SIM_OK && n_runs > 1) {
-                char buf[160];
-                snprintf(buf, sizeof buf, "%u runs, host-noise seeds %lu..%lu "
-                                          "(--set seed=N in every recording "
-                                          "and prediction), tables pooled",
-                         n_runs, seed, seed + n_runs - 1);
+                char buf[200];
+                if (draws)
+                    snprintf(buf, sizeof buf, "%u draws of the synthesised "
+                             "baseline, seeds %lu..%lu (sim trace synth "
+                             "--seed, the prediction's seed alike), "
+                             "predictions averaged", n_runs, seed,
+                             seed + n_runs - 1);
+                else
+                    snprintf(buf, sizeof buf, "%u runs, host-noise seeds "
+                             "%lu..%lu (--set seed=N in every recording "
+                             "and prediction), tables pooled",
+                             n_runs, seed, seed + n_runs - 1);
                 note(c, notes, "%s", buf);
             }
         }
-        if (e == SIM_OK && n_runs > 1)
+        /* the prediction's noise seed: each run's; a synthesised
+         * baseline's given seed is that draw's too, so that a draw of
+         * seeds = N is what seeds = 1 with its baseline.seed predicts */
+        if (e == SIM_OK &&
+            (n_runs > 1 || (synth && vcase_get(c, "baseline.seed"))))
             e = params_set(&prm, PARAM_seed, (double)seed, c->path);
         /* transform.sites: a script listing the guest kernel's template
          * sites (its plain vmlinux: the workload, not the measurement) */
@@ -1082,13 +1111,16 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             mean += cal_fit[k] / n_runs;
         }
         char buf[200];
-        snprintf(buf, sizeof buf, "each seed's calibrated model on its own "
+        snprintf(buf, sizeof buf, "each %s calibrated model on %s "
                                   "table: total %+.2f%% .. %+.2f%%, mean "
-                                  "%+.2f%%", lo, hi, mean);
+                                  "%+.2f%%", draws ? "draw's" : "seed's",
+                 draws ? "the" : "its own", lo, hi, mean);
         note(c, notes, "%s", buf);
     }
     if (n_runs > 1)
         table_finish(&pred);
+    if (draws) /* one run's prediction: the mean of the draws' */
+        scale_table(&pred, 1.0 / n_runs);
     double scale;
     e = scale_to_table(c, &pred, trace_exits, notes, &scale);
     if (e != SIM_OK) {
@@ -1108,15 +1140,17 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     /* 4: the measured table, for the comparison only */
     static table meas;
     table_init(&meas);
-    for (unsigned k = 0; k < n_runs && e == SIM_OK; k++) {
+    for (unsigned k = 0; k < (draws ? 1 : n_runs) && e == SIM_OK; k++) {
         static table t;
-        e = measured(c, n_runs > 1 ? &t : &meas, (unsigned long)seed0 + k,
-                     k == 0 ? notes : NULL);
-        if (e == SIM_OK && n_runs > 1) {
+        e = measured(c, n_runs > 1 && !draws ? &t : &meas,
+                     (unsigned long)seed0 + k, k == 0 ? notes : NULL);
+        if (e == SIM_OK && n_runs > 1 && !draws) {
             table_accumulate(&meas, &t);
             tot_meas[k] = t.traced_usec;
         }
     }
+    for (unsigned k = 0; draws && e == SIM_OK && k < n_runs; k++)
+        tot_meas[k] = meas.traced_usec;
     if (e == SIM_OK && n_runs > 1) {
         /* the spread: each run's own total error */
         json_t *js = json_array();
@@ -1132,10 +1166,12 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         double sd = sqrt(fmax(0, (sq - mean * mean) * n_runs / (n_runs - 1)));
         json_object_set_new(json, "per_seed_total_err_pct", js);
         char buf[200];
-        snprintf(buf, sizeof buf, "one run against one run: total error "
+        snprintf(buf, sizeof buf, "%s: total error "
                                   "%+.1f%% .. %+.1f%%, mean %+.2f%%, sd "
-                                  "%.2f%% over the %u seeds",
-                 lo, hi, mean, sd, n_runs);
+                                  "%.2f%% over the %u %s",
+                 draws ? "each draw's prediction against the table"
+                       : "one run against one run",
+                 lo, hi, mean, sd, n_runs, draws ? "draws" : "seeds");
         note(c, notes, "%s", buf);
     }
     free(tot_pred);
@@ -1143,7 +1179,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     free(tot_meas);
     if (e != SIM_OK)
         return e;
-    if (n_runs > 1)
+    if (n_runs > 1 && !draws)
         table_finish(&meas);
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
