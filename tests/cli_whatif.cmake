@@ -253,6 +253,74 @@ add_test(NAME cli_validate_table_record_debugfs31
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_table_record_debugfs31 PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
+
+# Audit (outside user's tables): a table without guest time (perf kvm
+# stat: no TIMEINGUEST row, no traced duration) compared with one that has
+# it. The totals were perf's handled time against the prediction's traced
+# duration with its guest time (-0.5% on a run whose exits were -16.6%);
+# now both sides' exit rows, labelled so. The calibration's note on a perf
+# table read "total +nan%".
+sim_cli_test(validate_perf_measured_handled 0
+  "~handled usec +53,067 +4,199 +-92\\.1% +\\(exit rows only"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_perf_verdict_handled 0
+  "~verdict perfmeas: PASS  handled time \\(no guest time in a table\\) -92\\.1%"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_perf_calibration_note 0
+  "~calibrated model on that table: handled time \\(the table has no guest time\\) \\+[0-9]+\\.[0-9]+%"
+  validate perfmeas --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(table_diff_perf_handled 0
+  "~handled usec +53,067 +53,067 +-0\\.0% +\\(exit rows only"
+  table diff @table_emul_perf.txt @table_emul.txt)
+sim_cli_test(table_diff_perf_handled_json 0 "~\"handled_only\": true"
+  table diff @table_emul_perf.txt @table_emul.txt --format json)
+# Audit: a long run's table (10 billion exits) made synth --like write a
+# trace of all of them by default (319 GB: the disk filled first); the
+# number must now be given
+sim_cli_test(synth_like_huge_table 2
+  "~table_huge.txt: 9960538000 exits: a trace of all of them would take over 319 GB. give --exits N"
+  trace synth --like @table_huge.txt -o huge.bin)
+validate_refuses(hugetable "7: .*table_huge.txt has 9960538000 exits: .* give baseline.exits")
+# Audit: a case file with a UTF-8 byte order mark was "no 'kind'"
+sim_cli_test(validate_case_bom 0 "~verdict bom: PASS"
+  validate bom --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: calibrate.table that sim calibrate refuses ran the case on the
+# default parameters ("calibration unavailable in this build")
+validate_refuses(badcal " sim calibrate failed \\(exit 2\\): .*table_malformed.txt:7: expected a number for sum")
+# Audit: SIGTERM (or Ctrl-C) in the middle of a case left its scratch
+# directory (300 MB for a 10M-exit case) in TMPDIR
+add_test(NAME cli_validate_interrupt
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_interrupt.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_interrupt PROPERTIES TIMEOUT 60)
+sim_cli_test(validate_no_major_row 0
+  "~verdict nomajor: PASS  total [-+][0-9.]+% \\(budget 1000%\\). no row holds >= 99% of the measured time: no row sum judged"
+  validate nomajor --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: the kvm and perf outputs' delta follows the predicted table as
+# comment lines: `whatif -o FILE` is a table the other commands read (the
+# delta's lines were read as a broken table: table diff FILE measured
+# failed at 'ref: untransformed')
+sim_cli_test(whatif_delta_as_comments 0 "~^# EMULINST "
+  whatif @cost_mix.bin --transform pv)
+add_test(NAME cli_whatif_output_is_a_table
+  COMMAND sh -c "\"$1\" whatif \"$2/cost_mix.bin\" --transform pv -o wk.txt && \"$1\" table show wk.txt && \"$1\" whatif \"$2/cost_mix.bin\" --transform pv --format perf -o wp.txt && \"$1\" table show wp.txt"
+          sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_whatif_output_is_a_table PROPERTIES TIMEOUT 60)
+# Audit: a 3.1+ debugfs table read at another clock than its own names the
+# case's key (params core_hz), not only the command line's --tb-per-usec;
+# the message no longer fits 200 bytes (it was cut)
+sim_cli_test(validate_dbg31_wrong_clock 2
+  "~table_nopv_debugfs_tb667.txt:17: FP_UNAVAIL: stddev .* needs its timebase ticks per usec: --tb-per-usec, a validation case's params core_hz\\)"
+  validate dbg31clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: fold = 0 against a table in the seed's layout compared its
+# EMULINST (every emulation) with the prediction's EMULINST alone (-99%)
+validate_refuses(fold0seed "11: fold = 0, but the measured table has no EMUL_\\* row")
+# Audit: synthesis and prediction values checked with the case's line
+# before the first step
+validate_refuses(badexits "7: baseline.exits = ten thousand: expected a number of exits")
+validate_refuses(badmix "9: --mix .*no-such-profile: neither a built-in profile")
 # seeds = N against a measured table, synthesised baseline: N draws, their
 # predictions averaged; each draw is what seeds = 1 with its baseline.seed
 # predicts, and the averaged total error is the draws' mean

@@ -54,7 +54,8 @@ static void help(FILE *f)
         "  -o FILE          output trace (temporary name, renamed when complete)\n"
         "\n"
         "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
-        "TABLE's rows exactly (scaled to --exits N, default the table's own number),\n"
+        "TABLE's rows exactly (scaled to --exits N, default the table's own number;\n"
+        "a table of more than 100M exits needs --exits: its trace would fill a disk),\n"
         "in a random order; the per-exit details - instruction words, user/kernel\n"
         "mode, pages of misses and faults, guest TLB writes, guest run lengths in\n"
         "instructions - come from exit profile --mix PROFILE (a built-in name or a\n"
@@ -111,6 +112,12 @@ static int synth_like(const char *like, const char *mix,
     if (e == SIM_OK && table_exits(&t) == 0)
         e = sim_fail(SIM_ERR_FORMAT, "%s: no exit row with a count (synth "
                      "--like writes the rows' counts)", like);
+    if (e == SIM_OK && !exits && table_exits(&t) > SYNTH_LIKE_MAX_DEFAULT_EXITS)
+        e = sim_fail(SIM_ERR_RANGE, "%s: %llu exits: a trace of all of them "
+                     "would take over %.0f GB; give --exits N (e.g. 10M: the "
+                     "counts keep the table's proportions)", like,
+                     (unsigned long long)table_exits(&t),
+                     32e-9 * (double)table_exits(&t));
     if (e != SIM_OK)
         return cli_report(e);
     static exitprof p;
