@@ -136,6 +136,9 @@ validate_refuses(tablerec_record "5: baseline.table.record needs baseline = synt
 validate_refuses(tablerec_both "5: baseline.table and baseline.table.record: give one")
 validate_refuses(calbase_file "5: calibrate.table = baseline needs baseline = synth-like")
 validate_refuses(recparams_none "7: record.params: the case records nothing")
+# baseline.table.form: one of the tables' forms, of a recorded table
+validate_refuses(tablefmt_bad "5: baseline.table.form = debugfss: expected kvm, debugfs, perf, csv or json")
+validate_refuses(tablefmt_norec "5: baseline.table.form needs baseline.table.record")
 validate_refuses(recparams_missing "7: record.params = no-such-board.ini: No such file")
 validate_refuses(badnum "5: budget.total = 'five': expected a number")
 validate_refuses(keytypo "7: unknown key 'budget.totl' \\(did you mean 'budget.total'\\?\\)")
@@ -239,6 +242,16 @@ add_test(NAME cli_validate_table_record
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cases
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_table_record PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${SIM_TEST_ENV}")
+# ... and as a 3.1+ kernel's debugfs timing file (baseline.table.form,
+# accounting = 3.1): written in 3.0+'s rows with sum_squared in tick x usec,
+# read back by synthesis and calibration with the board's timebase (without
+# it the file contradicts itself and is refused); compared row by row
+add_test(NAME cli_validate_table_record_debugfs31
+  COMMAND sh -c "\"$0\" validate synthtruth31 --cases \"$1\" > truth31.txt 2>&1 && grep -q 'debugfs form, EMUL_\\* rows as 3.0+ counts them' truth31.txt && grep -q 'calibrated on the baseline' truth31.txt && grep -Eq '^EMUL_MFSPR +[1-9]' truth31.txt && grep -q 'verdict synthtruth31: PASS' truth31.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cases
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_table_record_debugfs31 PROPERTIES TIMEOUT 120
   ENVIRONMENT "${SIM_TEST_ENV}")
 
 # Audit (outside user's tables): a table without guest time (perf kvm

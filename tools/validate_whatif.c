@@ -35,7 +35,7 @@ const char *const validate_whatif_keys[] = {
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
-    "baseline.table.record", "record.params",
+    "baseline.table.record", "baseline.table.form", "record.params",
     NULL,
 };
 
@@ -232,6 +232,19 @@ static bool record_folds(const char *args)
     return fold;
 }
 
+/* baseline.table.form: the form the recorded table is written in for
+ * the pipeline (docs/tables.md; default kvm); -1 with the case's error. */
+static sim_err record_form(const vcase *c, int *form)
+{
+    const char *f = vcase_get(c, "baseline.table.form");
+    *form = f ? table_fmt_from_name(f) : TFMT_KVM;
+    if (*form < 0)
+        return vcase_fail(c, "baseline.table.form", "baseline.table.form = "
+                          "%s: expected kvm, debugfs, perf, csv or json (the "
+                          "forms of docs/tables.md)", f);
+    return SIM_OK;
+}
+
 /* baseline.table.record: the "hardware" is cpu440 itself. `sim record
  * ARGS` (with the seed, the case's `set` and record.params, as every
  * recording of the case) and the exit-timing table of that run into
@@ -255,6 +268,12 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
     replay_opts ro = {.ticks = REPLAY_MEASURED};
     if ((e = case_unit(c, &ro.unit)) != SIM_OK)
         return e;
+    /* a 3.1+ kernel's table: its rows too are 3.0+'s (every mfspr/mtspr
+     * in EMUL_MFSPR/EMUL_MTSPR), as the pipeline reads such a table */
+    ro.rows_3x = ro.unit == STATS_TICKS;
+    int form;
+    if ((e = record_form(c, &form)) != SIM_OK)
+        return e;
     static stats s;
     static table t;
     replay_result rr;
@@ -268,8 +287,16 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
     outfile of;
     if ((e = outfile_open(&of, baseline_table(c, out, sizeof out))) != SIM_OK)
         return e;
-    table_write_opts wo = {.fold_emul = false};
-    e = table_write(of.f, &t, TFMT_KVM, &wo);
+    /* the debugfs form of a 3.1+ kernel: sum_squared in tick x usec, read
+     * back with the same --tb-per-usec */
+    char tpu[40];
+    table_write_opts wo = {.fold_emul = false,
+                           .tb_per_usec = form == TFMT_DEBUGFS
+                                              ? case_tb_per_usec(c, tpu,
+                                                                 sizeof tpu)
+                                              : 0,
+                           .accounting = ro.rows_3x ? "3.1" : "2.6.29"};
+    e = table_write(of.f, &t, (table_fmt)form, &wo);
     if (e != SIM_OK) {
         outfile_abort(&of);
         return e;
@@ -278,8 +305,15 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
         return e;
     unlink(trace);
     snprintf(buf, sizeof buf, "baseline table: the recorded run of sim "
-                              "record %.200s (%s; only its table is used)",
-             a, fold ? "the seed's layout, one EMULINST row" : "EMUL_* rows");
+                              "record %.200s (%s form, %s; %s; only its table "
+                              "is used)",
+             a, table_fmt_name((table_fmt)form),
+             fold ? "the seed's layout, one EMULINST row"
+             : ro.rows_3x ? "EMUL_* rows as 3.0+ counts them (every "
+                            "mfspr/mtspr in its subtype row)"
+                          : "EMUL_* rows",
+             ro.rows_3x ? "3.1 accounting, ticks summed"
+                        : "2.6.29 accounting");
     note(c, notes, "%s", buf);
     return SIM_OK;
 }
@@ -670,6 +704,11 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     e = case_unit(c, &ro.unit);
     if (e != SIM_OK)
         return e;
+    /* a 3.1+ kernel's rows, as the trace synthesised from its no-PV table
+     * has (a recorded or given baseline keeps cpu440's rows, and so does
+     * its measured run) */
+    const char *how = vcase_get(c, "baseline");
+    ro.rows_3x = ro.unit == STATS_TICKS && how && !strcmp(how, "synth-like");
     static stats s;
     replay_result rr;
     e = replay_file(trace, &ro, &s, &rr);
@@ -858,6 +897,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return vcase_fail(c, "baseline.table.record", "baseline.table and "
                           "baseline.table.record: give one (a table file, or "
                           "the recorded run whose table stands for one)");
+    if (vcase_get(c, "baseline.table.form") && !table_rec)
+        return vcase_fail(c, "baseline.table.form", "baseline.table.form "
+                          "needs baseline.table.record (the form its "
+                          "recorded table is written in)");
+    int form;
+    if ((e = record_form(c, &form)) != SIM_OK)
+        return e;
     const char *ct = vcase_get(c, "calibrate.table");
     if (ct && !strcmp(ct, "baseline") && !synth)
         return vcase_fail(c, "calibrate.table", "calibrate.table = baseline "
