@@ -334,3 +334,9 @@ set_tests_properties(cli_validate_draws_averaged PROPERTIES TIMEOUT 300)
 sim_cli_test(whatif_guest_line_accounting_31 0
   "~under 1 usec \\(3\\.1 accounting sums their ticks: booked in full"
   whatif @cost_mix.bin --transform pv --accounting 3.1)
+# Audit: draws against a perf table (no traced duration): each draw's
+# error read "+inf% .. -inf%, mean +nan%"; now of the handled time, whose
+# mean is the averaged prediction's error
+sim_cli_test(validate_draws_perf_handled 0
+  "~each draw's prediction against the table: handled-time error -[0-9]+\\.[0-9]% \\.\\. -[0-9]+\\.[0-9]%, mean -26\\.18%"
+  validate drawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
