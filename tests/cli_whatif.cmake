@@ -340,3 +340,4 @@ sim_cli_test(whatif_guest_line_accounting_31 0
 sim_cli_test(validate_draws_perf_handled 0
   "~each draw's prediction against the table: handled-time error -[0-9]+\\.[0-9]% \\.\\. -[0-9]+\\.[0-9]%, mean -26\\.18%"
   validate drawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+validate_refuses(measdir "9: measured.table = \\.\\.: is a directory")

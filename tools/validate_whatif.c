@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cli.h"
@@ -978,6 +979,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         if (vcase_path(c, files[i], fp, sizeof fp) && access(fp, R_OK) != 0)
             return vcase_fail(c, files[i], "%s = %s: %s", files[i],
                               vcase_get(c, files[i]), strerror(errno));
+        /* a directory passes access(): it failed at its step, the
+         * measured table's after the whole prediction */
+        struct stat sb;
+        if (vcase_path(c, files[i], fp, sizeof fp) && stat(fp, &sb) == 0 &&
+            S_ISDIR(sb.st_mode))
+            return vcase_fail(c, files[i], "%s = %s: is a directory",
+                              files[i], vcase_get(c, files[i]));
     }
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
