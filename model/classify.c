@@ -26,6 +26,17 @@ bool classify_spr_has_subtype(unsigned spr)
     }
 }
 
+exit_type classify_row_3x(exit_type t, uint32_t inst)
+{
+    if (t != EXIT_EMULINST || !inst)
+        return t;
+    switch (insn440_decode(inst)) {
+    case INSN_MFSPR: return EXIT_EMUL_MFSPR;
+    case INSN_MTSPR: return EXIT_EMUL_MTSPR;
+    default: return t;
+    }
+}
+
 exit_type classify_program(uint32_t inst, int emulate)
 {
     /* kvmppc_emulate_instruction sets EMULINST first; a subtype is set only

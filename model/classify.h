@@ -37,6 +37,13 @@ enum classify_emulate {
  * IVOR0-15); SRR0/1, SPRG0-3, DEC, PVR, PIR, TB stay EMULINST. */
 bool classify_spr_has_subtype(unsigned spr);
 
+/* The row a 3.0+ kernel charges for an exit these rules (2.6.29-2.6.37)
+ * put in row t with instruction word inst: 3.0 gave every mfspr/mtspr its
+ * subtype row (docs/kvm440.md), so an EMULINST mfspr/mtspr (SRR0/1,
+ * SPRG0-3, DEC, PVR, PIR, TB) is EMUL_MFSPR/EMUL_MTSPR; every other exit
+ * keeps t. */
+exit_type classify_row_3x(exit_type t, uint32_t inst);
+
 /* DCR number of mfdcr/mtdcr (split field like an SPR's). */
 static inline unsigned classify_dcrn(uint32_t inst)
 {

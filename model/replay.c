@@ -3,7 +3,10 @@
  * chunks and calls nothing per record but the inline accounting. */
 #include "replay.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "classify.h"
 
 #define ALL_KNOWN (TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN)
 
@@ -217,6 +220,8 @@ typedef struct replay_pass {
     stats *s;
     replay_result *res;
     uint64_t tb; /* the last timebase seen */
+    trace_rec *rows; /* rows_3x: the chunk with its rows remapped */
+    size_t nrows;
 } replay_pass;
 
 static sim_err replay_header(void *ctx, const trace_header *h)
@@ -233,6 +238,22 @@ static sim_err replay_chunk(void *ctx, const trace_rec *recs, size_t n)
 {
     replay_pass *p = ctx;
     replay_result *res = p->res;
+    if (p->o->rows_3x) {
+        if (n > p->nrows) {
+            trace_rec *b = realloc(p->rows, n * sizeof *b);
+            if (!b)
+                return sim_fail(SIM_ERR_NOMEM, "replay: out of memory");
+            p->rows = b;
+            p->nrows = n;
+        }
+        for (size_t i = 0; i < n; i++) {
+            p->rows[i] = recs[i];
+            if (recs[i].kind == TREC_EXIT)
+                p->rows[i].type = (uint8_t)classify_row_3x(
+                    (exit_type)recs[i].type, recs[i].inst);
+        }
+        recs = p->rows;
+    }
     if (p->o->ticks == REPLAY_MEASURED) {
         size_t stop =
             replay_measured_chunk(p->s, recs, n, &p->tb, res, res->records);
@@ -267,6 +288,7 @@ sim_err replay_file(const char *path, const replay_opts *o, stats *s,
                     .progress_ctx = o->progress_ctx,
                     .total = trace_footer_hint(path).n_records};
     sim_err e = trace_pass_file(path, &p, NULL);
+    free(rp.rows);
     res->state_events = res->records - res->exits;
     return e;
 }

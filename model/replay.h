@@ -42,6 +42,10 @@ typedef struct replay_opts {
     stats_unit unit;
     replay_ticks ticks;
     const replay_cost_model *model; /* required for REPLAY_MODEL */
+    /* The rows of a 3.0+ kernel (classify_row_3x): an EMULINST mfspr or
+     * mtspr is accounted as EMUL_MFSPR/EMUL_MTSPR; the trace's own rows
+     * are 2.6.29-2.6.37's (cpu440's, an import's). */
+    bool rows_3x;
     /* Called about every chunk with records done / total (total from the
      * footer, 0 if unknown); may be NULL. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "exitprof.h"
 #include "insn440.h"
 #include "sim_config.h"
@@ -323,14 +324,7 @@ static int like_row(const like_ctx *c, exit_type t, uint32_t w)
     bool emul = t == EXIT_EMULINST || exit_is_emul(t);
     if (c->fold && emul)
         return EXIT_EMULINST;
-    if (c->rows_3x && t == EXIT_EMULINST && w) {
-        insn_class k = insn440_decode(w);
-        if (k == INSN_MFSPR)
-            return EXIT_EMUL_MFSPR;
-        if (k == INSN_MTSPR)
-            return EXIT_EMUL_MTSPR;
-    }
-    return t;
+    return (int)(c->rows_3x ? classify_row_3x(t, w) : t);
 }
 
 /* The handlers' share of each row. A table with misses but fewer

@@ -53,6 +53,11 @@ SIM_MUST_CHECK sim_err synth_write(const char *path, const synth_profile *p,
                                    const synth_opts *o);
 
 /* ---- a trace for a table nobody traced (sim trace synth --like) ---- */
+/* Without a number of exits, synth --like writes the table's own; above
+ * this many (a long run's table: billions) that trace would fill a disk
+ * (32-byte records, more with the guest TLB writes), so the number must be
+ * given (--exits, a case's baseline.exits). */
+#define SYNTH_LIKE_MAX_DEFAULT_EXITS 100000000ULL
 struct exitprof;
 typedef struct synth_like_report {
     uint64_t exits;

@@ -26,7 +26,11 @@ typedef struct tcmp {
     tcmp_row rows[EXIT__COUNT];
     int order[EXIT__COUNT]; /* rows by the reference's time, then the rest */
     int n;
-    double total_ref, total, err_total; /* traced usec */
+    double total_ref, total, err_total; /* traced usec, or handled usec */
+    /* a table has no guest time (perf: neither a traced duration nor a
+     * TIMEINGUEST row): the totals are both tables' exit rows (the handled
+     * time), time% are of them, and TIMEINGUEST is no major row */
+    bool handled;
     double mape, mpe;  /* over major rows, of the sums, in % */
     int n_major;
     double threshold_pct;

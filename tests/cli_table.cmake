@@ -112,3 +112,23 @@ sim_cli_test(synth_like_debugfs_31_tb 0 "~counts like table_nopv_debugfs_tb667.t
               --exits 1000 -o synth31.bin)
 sim_cli_test(synth_like_debugfs_31_refused 2 "~--tb-per-usec"
   trace synth --like @table_nopv_debugfs_tb667.txt --exits 1000 -o synth31r.bin)
+# Audit: a 3.1+ table's sum is truncated to whole usec, its avg is not; a
+# row of one exit (10 against 10.4543) was refused as contradicting itself,
+# so `sim record --accounting 3.1`'s own table could not be read back
+sim_cli_test(table_31_few_exits_consistent 0 "~table31_few.txt: consistent"
+  table show --check @table31_few.txt)
+# Audit: a csv saved by a spreadsheet as "CSV UTF-8" starts with a byte
+# order mark: it was read as the kvm form and refused at line 2
+sim_cli_test(table_csv_bom 0 "~EMULINST 310 12 38 4,872 15\\.7161"
+  table show @table_bom.csv)
+# Audit: perf's table converted to the kvm form has a traced duration, its
+# exit rows' sum, and still no guest time: compared as handled time (it
+# was 53,067 against 55,931 traced, guest time included)
+sim_cli_test(table_diff_perf_as_kvm_handled 0
+  "~handled usec +53,063 +53,067 +\\+0\\.0% +\\(exit rows only"
+  table diff @table_emul_perf_kvm.txt @table_emul.txt)
+# Audit: counts whose sum exceeds 2^64 wrapped in table_exits (synth
+# --like and a case's scaling read two rows of 1e19 as 1.6e18 exits)
+sim_cli_test(table_counts_sum_overflow 2
+  "~table_counts_overflow.txt: the exit counts add up beyond 2\\^64"
+  table show @table_counts_overflow.txt)

@@ -314,6 +314,26 @@ static void test_classify_program_rules(void)
     CU_ASSERT_EQUAL(classify_program(0x7c700ba6u, 3), EXIT_EMULINST);
 }
 
+/* 3.0+'s rows: every mfspr/mtspr its subtype, the rest as 2.6.29's */
+static void test_classify_rows_3x(void)
+{
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMULINST, 0x7c7a02a6u),
+                    EXIT_EMUL_MFSPR); /* mfspr SRR0 */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMULINST, 0x7c7a03a6u),
+                    EXIT_EMUL_MTSPR); /* mtspr SRR0 */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMULINST, 0x7c7042a6u),
+                    EXIT_EMUL_MFSPR); /* mfspr SPRG0 */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMUL_MTSPR, 0x7c700ba6u),
+                    EXIT_EMUL_MTSPR); /* PID: its row already */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMULINST, 0x4c000066u),
+                    EXIT_EMULINST); /* rfci */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMULINST, 0), EXIT_EMULINST);
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_DTLBVIRT, 0x7c7a02a6u),
+                    EXIT_DTLBVIRT); /* only EMULINST moves */
+    CU_ASSERT_EQUAL(classify_row_3x(EXIT_EMUL_MFMSR, 0x7c6000a6u),
+                    EXIT_EMUL_MFMSR);
+}
+
 static void test_classify_by_irq(void)
 {
     CU_ASSERT_EQUAL(classify_by_irq(BOOKE_IRQ_PROGRAM, true), EXIT_USR_PR_INST);
@@ -794,6 +814,7 @@ static CU_TestInfo tests[] = {
     {"reader: file over several buffers, a cut line",
      test_reader_file_refills_and_cuts},
     {"classify: PROGRAM rules (2.6.29-2.6.37)", test_classify_program_rules},
+    {"classify: 3.0+ rows of mfspr/mtspr", test_classify_rows_3x},
     {"classify: by interrupt", test_classify_by_irq},
     {"import: TLB miss decided by the events", test_tlb_miss_decided_by_events},
     {"import: TLB miss decided by the guest TLB",

@@ -195,7 +195,54 @@ static void test_usec_division_is_exact(void)
         CU_ASSERT_EQUAL(stats_ticks_to_usec(&s, v[i]), v[i] / 667);
 }
 
+/* rows_3x: the EMULINST mfspr/mtspr (SRR0, SPRG0: 2.6.29-2.6.37's
+ * EMULINST) are accounted in EMUL_MFSPR/EMUL_MTSPR, as a 3.0+ kernel
+ * counts them; an EMULINST of another word, and the rows of the trace
+ * left as they are, are not moved; without the option nothing moves. */
+static void test_rows_3x(void)
+{
+    tmp_path("rows3x");
+    trace_header h = hdr();
+    trace_writer *w;
+    CU_ASSERT_FATAL(trace_writer_open(&w, path, &h) == SIM_OK);
+    static const struct {
+        exit_type t;
+        uint32_t inst;
+    } ex[] = {{EXIT_EMULINST, 0x7c7a02a6u},   /* mfspr SRR0 */
+              {EXIT_EMULINST, 0x7c7043a6u},   /* mtspr SPRG0 */
+              {EXIT_EMULINST, 0x7c00078cu},   /* not an SPR access */
+              {EXIT_EMUL_MTSPR, 0x7c700ba6u}, /* PID */
+              {EXIT_DTLBVIRT, 0},
+              {EXIT_DTLBVIRT, 0}}; /* the last: charged by no next exit */
+    uint64_t tb = 1000;
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        trace_rec r = {.kind = TREC_EXIT, .type = (uint8_t)ex[i].t,
+                       .irq = 6, .inst = ex[i].inst, .tb = tb,
+                       .flags = TRF_HANDLER_KNOWN | TRF_GUEST_KNOWN,
+                       .handler = 100, .guest = 1000};
+        tb += 1100;
+        CU_ASSERT_FATAL(trace_writer_put(w, &r) == SIM_OK);
+    }
+    CU_ASSERT_FATAL(trace_writer_close(w) == SIM_OK);
+    static stats s;
+    replay_result res;
+    replay_opts o = {.unit = STATS_TICKS, .ticks = REPLAY_MEASURED};
+    CU_ASSERT_EQUAL_FATAL(replay_file(path, &o, &s, &res), SIM_OK);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMULINST].count, 3);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMUL_MTSPR].count, 1);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMUL_MFSPR].count, 0);
+    o.rows_3x = true;
+    CU_ASSERT_EQUAL_FATAL(replay_file(path, &o, &s, &res), SIM_OK);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMULINST].count, 1);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMUL_MFSPR].count, 1);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMUL_MTSPR].count, 2);
+    CU_ASSERT_EQUAL(s.rows[EXIT_DTLBVIRT].count, 1);
+    CU_ASSERT_EQUAL(s.rows[EXIT_EMUL_MFSPR].sum, 100);
+    CU_ASSERT_EQUAL(stats_check(&s, NULL), SIM_OK);
+}
+
 static CU_TestInfo tests[] = {
+    {"rows_3x: mfspr/mtspr in their 3.0+ rows", test_rows_3x},
     {"measured ticks are accounted", test_measured_ticks_are_accounted},
     {"inconsistent timestamps are counted",
      test_inconsistent_timestamps_are_counted},

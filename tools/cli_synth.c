@@ -54,7 +54,8 @@ static void help(FILE *f)
         "  -o FILE          output trace (temporary name, renamed when complete)\n"
         "\n"
         "--like TABLE: a trace for a table nobody traced. Its exit counts follow\n"
-        "TABLE's rows exactly (scaled to --exits N, default the table's own number),\n"
+        "TABLE's rows exactly (scaled to --exits N, default the table's own number;\n"
+        "a table of more than 100M exits needs --exits: its trace would fill a disk),\n"
         "in a random order; the per-exit details - instruction words, user/kernel\n"
         "mode, pages of misses and faults, guest TLB writes, guest run lengths in\n"
         "instructions - come from exit profile --mix PROFILE (a built-in name or a\n"
@@ -93,8 +94,8 @@ static int list_mixes(void)
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
-                      const char *profile, double tb_per_usec, bool rows_3x,
-                      double guest_hz)
+                      const char *profile, double tb_per_usec, bool acc_given,
+                      stats_unit unit, double guest_hz)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -111,8 +112,19 @@ static int synth_like(const char *like, const char *mix,
     if (e == SIM_OK && table_exits(&t) == 0)
         e = sim_fail(SIM_ERR_FORMAT, "%s: no exit row with a count (synth "
                      "--like writes the rows' counts)", like);
+    if (e == SIM_OK && !exits && table_exits(&t) > SYNTH_LIKE_MAX_DEFAULT_EXITS)
+        e = sim_fail(SIM_ERR_RANGE, "%s: %llu exits: a trace of all of them "
+                     "would take over %.0f GB; give --exits N (e.g. 10M: the "
+                     "counts keep the table's proportions)", like,
+                     (unsigned long long)table_exits(&t),
+                     32e-9 * (double)table_exits(&t));
     if (e != SIM_OK)
         return cli_report(e);
+    /* a json table that states its accounting: its kernel's rows */
+    if ((c = cli_table_accounting("trace synth", &t, like,
+                                  acc_given || tb_per_usec > 0, &unit)))
+        return c;
+    bool rows_3x = unit != STATS_USEC;
     static exitprof p;
     e = exitprof_load(&p, mix ? mix : exitprof_default_name());
     if (e != SIM_OK)
@@ -368,7 +380,8 @@ int cli_trace_synth(int argc, char **argv)
                                "table in ticks per usec is a 3.1+ kernel's)");
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
-                          profile, tb_per_usec, unit != STATS_USEC,
+                          profile, tb_per_usec, acc != NULL,
+                          tb_per_usec > 0 ? STATS_TICKS : unit,
                           guest_hz > 0 ? guest_hz : default_guest_hz());
     if (guest_hz > 0)
         return cli_usage_error("trace synth", "--guest-hz needs --like TABLE "

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +73,8 @@ static void help(FILE *f)
         "\n"
         "exit codes: 0 every case within its budget (skipped ones do not count),\n"
         "1 a case outside its budget, 2 bad usage, a bad case file or a step\n"
-        "that failed.\n");
+        "that failed, 130/143/129 interrupted (Ctrl-C, SIGTERM, SIGHUP: the\n"
+        "running case's scratch directory is removed).\n");
 }
 
 const char *vcase_get(const vcase *c, const char *key)
@@ -133,8 +135,28 @@ sim_err vcase_num(const vcase *c, const char *key, double dflt, double *v)
     return SIM_OK;
 }
 
+/* Ctrl-C, a batch scheduler's SIGTERM, a closed terminal's SIGHUP: the
+ * step running is stopped, the case ends, its scratch directory (a 10M-exit
+ * case's is 300 MB) is removed, and sim exits 128 + the signal. */
+static volatile sig_atomic_t v_stop;
+static volatile sig_atomic_t v_child; /* the step's pid, 0 when none */
+
+static void on_stop(int sig)
+{
+    v_stop = sig;
+    if (v_child > 0)
+        kill((pid_t)v_child, SIGTERM);
+}
+
+bool validate_interrupted(void)
+{
+    return v_stop != 0;
+}
+
 int validate_run_self(const char *log, const char *const *argv)
 {
+    if (v_stop)
+        return -1;
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -157,8 +179,14 @@ int validate_run_self(const char *log, const char *const *argv)
         execv("/proc/self/exe", a);
         _exit(127);
     }
-    int st;
-    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+    v_child = (sig_atomic_t)pid;
+    if (v_stop) /* arrived before v_child was set */
+        kill(pid, SIGTERM);
+    int st, w;
+    while ((w = (int)waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    v_child = 0;
+    if (w < 0 || !WIFEXITED(st) || v_stop)
         return -1;
     return WEXITSTATUS(st);
 }
@@ -247,7 +275,12 @@ static sim_err load_case(vcase *c, const char *dir, const char *name)
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
                        line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
-        char *l = line + strspn(line, " \t");
+        char *l = line;
+        /* a UTF-8 byte order mark (an editor's): not part of the first key
+         * (the case read as having no 'kind') */
+        if (lineno == 1 && !strncmp(l, "\xef\xbb\xbf", 3))
+            l += 3;
+        l += strspn(l, " \t");
         if (!*l || *l == '#' || *l == ';')
             continue;
         e = add_key(c, l, lineno);
@@ -481,7 +514,16 @@ int cli_validate(int argc, char **argv)
         }
     int rc = 0;
     json_t *jcases = json_array();
-    for (int i = 0; i < n; i++) {
+    struct sigaction sa, old_int, old_term, old_hup;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    v_stop = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    for (int i = 0; i < n && !v_stop; i++) {
         static vcase c;
         sim_err e = load_case(&c, dir, names[i]);
         vkind_fn fn = NULL;
@@ -507,6 +549,10 @@ int cli_validate(int argc, char **argv)
         char verdict[512] = "";
         e = fn(&c, &st, verdict, sizeof verdict, jc);
         remove_tmp(&c);
+        if (v_stop) {
+            json_decref(jc);
+            break;
+        }
         if (e != SIM_OK) {
             cli_report(e);
             json_object_set_new(jc, "status", json_string("error"));
@@ -527,6 +573,21 @@ int cli_validate(int argc, char **argv)
         json_array_append_new(jcases, jc);
         if (st == VFAIL && rc == 0)
             rc = 1;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    if (v_stop) {
+        /* no verdict for the cases not run, nor a JSON document that
+         * would read as the whole run */
+        fprintf(stderr, "sim validate: interrupted (signal %d): the case "
+                        "running was stopped and its scratch directory "
+                        "removed\n", (int)v_stop);
+        json_decref(jcases);
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return 128 + (int)v_stop;
     }
     if (json) {
         json_t *o = json_object();

@@ -41,7 +41,9 @@ static void help(FILE *f)
         "  --platform PL  c (default) or systemc: the SystemC timed platform\n"
         "                 prices the baseline and the transformed stream\n"
         "  --format FMT   kvm (default: table + delta), debugfs, perf, csv, json\n"
-        "                 (csv/debugfs: the predicted table only, as sim replay)\n"
+        "                 (kvm/perf: the delta as # comments, so the output\n"
+        "                 is a table sim table reads; csv/debugfs: the\n"
+        "                 predicted table only, as sim replay)\n"
         "  --accounting A 2.6.29 (default) or 3.1, as sim replay (--unit:\n"
         "                 deprecated)\n"
         "  --mix PROFILE  the guest's wall-time-driven exits (its tick's exits,\n"
@@ -374,8 +376,26 @@ int cli_whatif(int argc, char **argv)
         e = table_write(of.f, &tp, fmt, &two);
         if (e == SIM_OK && (fmt == TFMT_KVM || fmt == TFMT_PERF)) {
             fprintf(of.f, "\n# delta against the untransformed prediction\n");
-            tcmp_write_text(of.f, &cmp, "untransformed (cycle model)",
-                            whatif_chain_name(chain));
+            /* as comments, so that the output (-o FILE) is the predicted
+             * table every command reads (sim table diff it against a
+             * measured one); the delta's lines were read as a broken
+             * table after its last row */
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            if (!m) {
+                e = sim_fail(SIM_ERR_NOMEM, "whatif: out of memory");
+            } else {
+                tcmp_write_text(m, &cmp, "untransformed (cycle model)",
+                                whatif_chain_name(chain));
+                fclose(m);
+                for (char *l = buf; l && *l;) {
+                    size_t k = strcspn(l, "\n");
+                    fprintf(of.f, k ? "# %.*s\n" : "#\n", (int)k, l);
+                    l += k + (l[k] == '\n');
+                }
+                free(buf);
+            }
             fprintf(of.f,
                     "# %llu exits of the trace removed (%llu of them VIRT "
                     "misses re-derived away: page still resident), %llu "

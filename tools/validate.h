@@ -57,6 +57,10 @@ typedef sim_err (*vkind_fn)(vcase *c, vstatus *st, char *verdict,
 /* Runs `sim ARGS...` (this binary) with stdout and stderr into log (a
  * file path); returns its exit code, or -1 if it could not run. */
 int validate_run_self(const char *log, const char *const *argv);
+/* A SIGINT, SIGTERM or SIGHUP arrived during `sim validate`: the running
+ * step was stopped (validate_run_self returns -1) and the case must end;
+ * its scratch directory is removed and sim exits 128 + the signal. */
+bool validate_interrupted(void);
 
 /* Kinds, and the keys each reads besides kind and description
  * (NULL-terminated): any other key in a case file is refused, so a

@@ -13,11 +13,13 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include "cli.h"
 #include "cli_plotcmp.h"
 #include "outfile.h"
 #include "params.h"
 #include "replay.h"
 #include "stats.h"
+#include "synth.h"
 #include "table.h"
 #include "tcmp.h"
 #include "validate.h"
@@ -33,7 +35,7 @@ const char *const validate_whatif_keys[] = {
     "measured.record", "seeds",           "set",             "fold",
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
-    "baseline.table.record", "record.params",
+    "baseline.table.record", "baseline.table.form", "record.params",
     NULL,
 };
 
@@ -131,30 +133,43 @@ static void record_tail(const vcase *c, const char **argv, int n,
     argv[n] = NULL;
 }
 
+/* A step that exited rc (not 0; -1: it did not run to its end, or the
+ * run was interrupted): the case's error, with the step's own message. */
+static sim_err step_failed(const vcase *c, const char *what, int rc)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/steps.log", c->tmp);
+    if (validate_interrupted())
+        return sim_fail(SIM_ERR_IO, "%s: %s interrupted", c->path, what);
+    /* the step's own message is the last line of its log */
+    char last[512] = "", line[512];
+    FILE *f = fopen(log, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '\n' && strncmp(line, "(see: ", 6) != 0)
+            snprintf(last, sizeof last, "%s", line);
+    if (f)
+        fclose(f);
+    last[strcspn(last, "\n")] = '\0';
+    return sim_fail(SIM_ERR_CHECK, "%s: %s failed (exit %d): %s", c->path,
+                    what, rc, last);
+}
+
+/* Runs `sim ARGV` as a step of case c (its output to the case's log);
+ * *code: its exit code, for the caller to judge (not with an interrupted
+ * run: that is an error), else any exit but 0 is the case's error. */
 static sim_err step(vcase *c, const char *what, const char *const *argv,
                     int *code)
 {
     char log[600];
     snprintf(log, sizeof log, "%s/steps.log", c->tmp);
     int rc = validate_run_self(log, argv);
+    if (validate_interrupted())
+        return step_failed(c, what, rc);
     if (code) {
         *code = rc;
         return SIM_OK;
     }
-    if (rc != 0) {
-        /* the step's own message is the last line of its log */
-        char last[512] = "", line[512];
-        FILE *f = fopen(log, "r");
-        while (f && fgets(line, sizeof line, f))
-            if (line[0] != '\n' && strncmp(line, "(see: ", 6) != 0)
-                snprintf(last, sizeof last, "%s", line);
-        if (f)
-            fclose(f);
-        last[strcspn(last, "\n")] = '\0';
-        return sim_fail(SIM_ERR_CHECK, "%s: %s failed (exit %d): %s", c->path,
-                        what, rc, last);
-    }
-    return SIM_OK;
+    return rc != 0 ? step_failed(c, what, rc) : SIM_OK;
 }
 
 /* A line of the report and of its JSON notes (none when notes is NULL:
@@ -217,6 +232,19 @@ static bool record_folds(const char *args)
     return fold;
 }
 
+/* baseline.table.form: the form the recorded table is written in for
+ * the pipeline (docs/tables.md; default kvm); -1 with the case's error. */
+static sim_err record_form(const vcase *c, int *form)
+{
+    const char *f = vcase_get(c, "baseline.table.form");
+    *form = f ? table_fmt_from_name(f) : TFMT_KVM;
+    if (*form < 0)
+        return vcase_fail(c, "baseline.table.form", "baseline.table.form = "
+                          "%s: expected kvm, debugfs, perf, csv or json (the "
+                          "forms of docs/tables.md)", f);
+    return SIM_OK;
+}
+
 /* baseline.table.record: the "hardware" is cpu440 itself. `sim record
  * ARGS` (with the seed, the case's `set` and record.params, as every
  * recording of the case) and the exit-timing table of that run into
@@ -240,6 +268,12 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
     replay_opts ro = {.ticks = REPLAY_MEASURED};
     if ((e = case_unit(c, &ro.unit)) != SIM_OK)
         return e;
+    /* a 3.1+ kernel's table: its rows too are 3.0+'s (every mfspr/mtspr
+     * in EMUL_MFSPR/EMUL_MTSPR), as the pipeline reads such a table */
+    ro.rows_3x = ro.unit == STATS_TICKS;
+    int form;
+    if ((e = record_form(c, &form)) != SIM_OK)
+        return e;
     static stats s;
     static table t;
     replay_result rr;
@@ -253,8 +287,16 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
     outfile of;
     if ((e = outfile_open(&of, baseline_table(c, out, sizeof out))) != SIM_OK)
         return e;
-    table_write_opts wo = {.fold_emul = false};
-    e = table_write(of.f, &t, TFMT_KVM, &wo);
+    /* the debugfs form of a 3.1+ kernel: sum_squared in tick x usec, read
+     * back with the same --tb-per-usec */
+    char tpu[40];
+    table_write_opts wo = {.fold_emul = false,
+                           .tb_per_usec = form == TFMT_DEBUGFS
+                                              ? case_tb_per_usec(c, tpu,
+                                                                 sizeof tpu)
+                                              : 0,
+                           .accounting = ro.rows_3x ? "3.1" : "2.6.29"};
+    e = table_write(of.f, &t, (table_fmt)form, &wo);
     if (e != SIM_OK) {
         outfile_abort(&of);
         return e;
@@ -263,8 +305,15 @@ static sim_err record_table(vcase *c, const char *seed_set, json_t *notes)
         return e;
     unlink(trace);
     snprintf(buf, sizeof buf, "baseline table: the recorded run of sim "
-                              "record %.200s (%s; only its table is used)",
-             a, fold ? "the seed's layout, one EMULINST row" : "EMUL_* rows");
+                              "record %.200s (%s form, %s; %s; only its table "
+                              "is used)",
+             a, table_fmt_name((table_fmt)form),
+             fold ? "the seed's layout, one EMULINST row"
+             : ro.rows_3x ? "EMUL_* rows as 3.0+ counts them (every "
+                            "mfspr/mtspr in its subtype row)"
+                          : "EMUL_* rows",
+             ro.rows_3x ? "3.1 accounting, ticks summed"
+                        : "2.6.29 accounting");
     note(c, notes, "%s", buf);
     return SIM_OK;
 }
@@ -327,6 +376,25 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                 return e;
         }
         const char *exits = vcase_get(c, "baseline.exits");
+        if (!exits && vcase_get(c, "baseline.table")) {
+            /* a long run's table (billions of exits): its own number
+             * would write a trace that fills the disk */
+            static table big;
+            char tpu[40];
+            sim_err e = table_read_file_tb(&big, p, TFMT_AUTO,
+                                           case_tb_per_usec(c, tpu,
+                                                            sizeof tpu));
+            if (e != SIM_OK)
+                return e;
+            if (table_exits(&big) > SYNTH_LIKE_MAX_DEFAULT_EXITS)
+                return vcase_fail(c, "baseline.table", "%s has %llu exits: "
+                                  "a trace of all of them would take over "
+                                  "%.0f GB; give baseline.exits (e.g. 10M: "
+                                  "the prediction is scaled to the table's "
+                                  "exits)", vcase_get(c, "baseline.table"),
+                                  (unsigned long long)table_exits(&big),
+                                  32e-9 * (double)table_exits(&big));
+        }
         char mixbuf[600];
         const char *mix = case_mix(c, "baseline.mix", mixbuf, sizeof mixbuf);
         /* the board's clock: a table is in usec, the model counts cycles at
@@ -459,19 +527,28 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
 }
 
 /* How well the calibration fits its own table: the "; traced duration:
- * X% against the table" line sim calibrate writes into the INI (NAN when
- * it has none), and its "worst avg error" line into worst (n bytes). */
-static double calibrated_fit(const char *ini, char *worst, size_t n)
+ * X% against the table" line sim calibrate writes into the INI, or for a
+ * table without guest time (perf) its "; handled time (...): X%" line,
+ * then *handled is set (NAN when it has neither), and its "worst avg
+ * error" line into worst (n bytes). */
+static double calibrated_fit(const char *ini, char *worst, size_t n,
+                             bool *handled)
 {
     double x = NAN;
     char line[300];
     worst[0] = '\0';
+    *handled = false;
     FILE *f = fopen(ini, "r");
     while (f && fgets(line, sizeof line, f)) {
         const char *w = "; worst avg error of the rows with >= 1% of the "
                         "time: ";
         if (sscanf(line, "; traced duration: %lf%%", &x) == 1)
             continue;
+        if (sscanf(line, "; handled time (no guest time in the table): "
+                         "%lf%%", &x) == 1) {
+            *handled = true;
+            continue;
+        }
         if (!strncmp(line, w, strlen(w)))
             snprintf(worst, n, "%.100s", line + strlen(w));
     }
@@ -530,7 +607,7 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
     /* the host the table was measured on, as the prediction's */
     n = add_sets(c, argv, n, sets, sizeof sets);
     argv[n] = NULL;
-    int code;
+    int code = -1;
     e = step(c, "sim calibrate", argv, &code);
     if (e != SIM_OK)
         return e;
@@ -540,18 +617,22 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         if (code == 1)
             note(c, notes, "%s", "calibration did not converge: its best "
                                  "point is used");
-        char worst[200], buf[320];
-        *fit = calibrated_fit(ini, worst, sizeof worst);
+        char worst[200], buf[360];
+        bool handled;
+        *fit = calibrated_fit(ini, worst, sizeof worst, &handled);
         snprintf(buf, sizeof buf, "the calibrated model on that table: "
-                                  "total %+.2f%%; worst avg of its rows >= 1%% "
-                                  "of the time: %s", *fit, worst);
+                                  "%s %+.2f%%; worst avg of its rows >= 1%% "
+                                  "of the time: %s",
+                 handled ? "handled time (the table has no guest time)"
+                         : "total",
+                 *fit, worst);
         note(c, notes, "%s", buf);
         return params_load_file(prm, ini);
     }
-    note(c, notes, "calibration on %s unavailable in this build (sim "
-                   "calibrate failed): default parameters",
-         vcase_get(c, "calibrate.table"));
-    return SIM_OK;
+    /* a table sim calibrate refuses (a malformed row) is the case's error:
+     * the prediction ran on the default parameters before, a calibrated
+     * case's numbers without its calibration */
+    return step_failed(c, "sim calibrate", code);
 }
 
 static sim_err run_sites(vcase *c, const char *script, const char *out)
@@ -575,6 +656,17 @@ static sim_err run_sites(vcase *c, const char *script, const char *out)
         return sim_fail(SIM_ERR_CHECK, "%s: transform.sites: %s %s failed",
                         c->path, script, vml);
     return SIM_OK;
+}
+
+/* The table tells EMUL_* rows apart (one has exits or is listed as never
+ * hit); without any, its EMULINST holds every emulated instruction. */
+static bool emul_rows(const table *t)
+{
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (exit_is_emul((exit_type)i) &&
+            ((t->rows[i].present && t->rows[i].count > 0) || t->never_hit[i]))
+            return true;
+    return false;
 }
 
 /* Step 4 (after the prediction): the measured table (recorded with the
@@ -612,6 +704,11 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     e = case_unit(c, &ro.unit);
     if (e != SIM_OK)
         return e;
+    /* a 3.1+ kernel's rows, as the trace synthesised from its no-PV table
+     * has (a recorded or given baseline keeps cpu440's rows, and so does
+     * its measured run) */
+    const char *how = vcase_get(c, "baseline");
+    ro.rows_3x = ro.unit == STATS_TICKS && how && !strcmp(how, "synth-like");
     static stats s;
     replay_result rr;
     e = replay_file(trace, &ro, &s, &rr);
@@ -800,6 +897,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return vcase_fail(c, "baseline.table.record", "baseline.table and "
                           "baseline.table.record: give one (a table file, or "
                           "the recorded run whose table stands for one)");
+    if (vcase_get(c, "baseline.table.form") && !table_rec)
+        return vcase_fail(c, "baseline.table.form", "baseline.table.form "
+                          "needs baseline.table.record (the form its "
+                          "recorded table is written in)");
+    int form;
+    if ((e = record_form(c, &form)) != SIM_OK)
+        return e;
     const char *ct = vcase_get(c, "calibrate.table");
     if (ct && !strcmp(ct, "baseline") && !synth)
         return vcase_fail(c, "calibrate.table", "calibrate.table = baseline "
@@ -878,6 +982,27 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
+    /* the synthesis's and the prediction's values, with the case's line
+     * and before the first step (they failed as a step's message, or,
+     * mix, after the baseline and the calibration) */
+    const char *bx = vcase_get(c, "baseline.exits");
+    unsigned long long nx;
+    if (synth && bx && (cli_parse_u64(bx, &nx) || nx == 0 || nx > (1ULL << 40)))
+        return vcase_fail(c, "baseline.exits", "baseline.exits = %s: "
+                          "expected a number of exits from 1 to 2^40 "
+                          "(k/M/G suffixes: 10M)", bx);
+    if (synth && seed0 < 1)
+        return vcase_fail(c, "baseline.seed", "baseline.seed = %.10g: a "
+                          "synthesised baseline's seed is 1 .. 4294967295",
+                          seed0);
+    static const char *const mixes[] = {"baseline.mix", "mix"};
+    for (size_t i = 0; i < 2; i++) {
+        char mb[600];
+        const char *m = case_mix(c, mixes[i], mb, sizeof mb);
+        static exitprof chk;
+        if (m && strcmp(m, "none") != 0 && exitprof_load(&chk, m) != SIM_OK)
+            return vcase_fail(c, mixes[i], "%s", sim_errmsg());
+    }
 
     /* 1-3: predict, with no access to the measured data */
     char trace[600];
@@ -1143,6 +1268,13 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return e;
     if (n_runs > 1 && !draws)
         table_finish(&meas);
+    if (!fold && !emul_rows(&meas) && emul_rows(&pred))
+        /* the seed's layout: its EMULINST against the prediction's
+         * EMULINST without its EMUL_* rows read as -99% */
+        return vcase_fail(c, "fold", "fold = 0, but the measured table has "
+                          "no EMUL_* row (the seed's layout: its EMULINST "
+                          "holds every emulated instruction); fold = 1 "
+                          "compares it with the prediction's");
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
     if (c->out) {
@@ -1200,13 +1332,21 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     fails += cfail + rfail;
     *st = fails ? VFAIL : VPASS;
     int len = snprintf(verdict, verdict_len,
-                       "total %+.1f%% (budget %g%%)", 100.0 * cmp.err_total,
+                       "%s %+.1f%% (budget %g%%)",
+                       cmp.handled ? "handled time (no guest time in a table)"
+                                   : "total",
+                       100.0 * cmp.err_total,
                        total_budget);
     if (nc && len > 0 && (size_t)len < verdict_len)
         len += snprintf(verdict + len, verdict_len - (size_t)len,
                         "; counts of %s: %d of %d within %g%%", counts,
                         nc - cfail, nc, count_budget);
-    if (len > 0 && (size_t)len < verdict_len)
+    if (len > 0 && (size_t)len < verdict_len && cmp.n_major == 0)
+        /* no MAPE over no rows ("MAPE nan%, worst - 0.0%") */
+        snprintf(verdict + len, verdict_len - (size_t)len,
+                 "; no row holds >= %g%% of the measured time: no row sum "
+                 "judged", threshold);
+    else if (len > 0 && (size_t)len < verdict_len)
         snprintf(verdict + len, verdict_len - (size_t)len,
                  "; sums of rows >= %g%% of the time: %d of %d within %g%% "
                  "(worst %s %.1f%%); MAPE %.1f%%, MPE %+.1f%%",
