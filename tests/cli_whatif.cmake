@@ -329,6 +329,11 @@ add_test(NAME cli_validate_draws_averaged
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_draws.sh $<TARGET_FILE:sim>
           ${CMAKE_SOURCE_DIR}/tests/data/cases)
 set_tests_properties(cli_validate_draws_averaged PROPERTIES TIMEOUT 300)
+# a synthesised baseline against a measured table with seeds = 1 says it
+# is one draw, and how to get more
+sim_cli_test(validate_one_draw_note 0
+  "~one draw of the synthesised baseline, seed 1 \\(seeds = N averages N draws"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # Audit: under --accounting 3.1 the guest-time line said "2.6.29
 # accounting books them as 0" of the sub-usec intervals, which 3.1 sums
 sim_cli_test(whatif_guest_line_accounting_31 0

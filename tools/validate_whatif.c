@@ -1063,6 +1063,14 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
             if (e == SIM_OK && k == 0 && draws && ct)
                 note(c, notes, "%s", "each draw is calibrated on the table "
                                      "(its own synthesised trace)");
+            if (e == SIM_OK && k == 0 && synth && n_runs == 1 &&
+                !vcase_get(c, "measured.record")) {
+                char sd[24];
+                snprintf(sd, sizeof sd, "%lu", seed);
+                note(c, notes, "one draw of the synthesised baseline, seed "
+                               "%s (seeds = N averages N draws and gives "
+                               "their spread; docs/validation.md)", sd);
+            }
         }
         if (e == SIM_OK && k == 0) {
             if (e == SIM_OK && n_runs > 1) {
