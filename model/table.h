@@ -40,6 +40,9 @@ typedef struct table {
     double traced_usec;  /* traced duration; NAN if the format lacks it */
     table_row rows[EXIT__COUNT];
     bool never_hit[EXIT__COUNT]; /* listed on a "*never hit" line */
+    /* the accounting the table states ("2.6.29" or "3.1": json's
+     * "accounting", as sim replay writes it), "" when it does not say */
+    char accounting[8];
 } table;
 
 void table_init(table *t);

@@ -1140,6 +1140,9 @@ static sim_err parse_json_doc(table *t, json_t *root, const char *name)
                         "found %s%s%.20s",
                         name, json_kind(j), json_is_string(j) ? " " : "",
                         json_is_string(j) ? json_string_value(j) : "");
+    if (j)
+        snprintf(t->accounting, sizeof t->accounting, "%s",
+                 json_string_value(j));
     sim_err e = json_num(name, "top level", root, "traced_duration", true,
                          &t->traced_usec);
     if (e)
@@ -1301,6 +1304,18 @@ sim_err table_parse_any(table *out, const char *text, size_t len, table_fmt fmt,
     }
     if (e != SIM_OK)
         return e;
+    /* each count fits 64 bits, their sum must too: table_exits wrapped
+     * (two rows of 1e19 read as 1.6e18 exits, and synth --like and a
+     * case's scaling took that) */
+    uint64_t all = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        if (i == EXIT_TIMEINGUEST || !t.rows[i].present)
+            continue;
+        if (t.rows[i].count > UINT64_MAX - all)
+            return sim_fail(SIM_ERR_RANGE, "%s: the exit counts add up "
+                            "beyond 2^64", name);
+        all += t.rows[i].count;
+    }
     fill_missing(&t);
     *out = t;
     return SIM_OK;

@@ -186,9 +186,12 @@ void whatif_guest_line(char *buf, size_t n, const whatif_result *r)
              "with them (%.0f cycles each: stub, tail, refills), their runs "
              "%.6f s and the patched code %.6f s went to the runs before; "
              "%.1f%% of the baseline's guest intervals are under 1 usec "
-             "(2.6.29 accounting books them as 0; docs/whatif.md)",
+             "(%s; docs/whatif.md)",
              (double)r->guest_gone / hz, cyc, (double)r->guest_handed / hz,
-             (double)r->guest_added / hz, sub);
+             (double)r->guest_added / hz, sub,
+             r->unit == STATS_USEC ? "2.6.29 accounting books them as 0"
+                                   : "3.1 accounting sums their ticks: "
+                                     "booked in full");
 }
 
 void whatif_chain_report(const whatif_chain *c, FILE *f)
@@ -711,6 +714,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
                    whatif_result *res)
 {
     memset(res, 0, sizeof *res);
+    res->unit = o->unit;
     if (o->systemc && !platform_available())
         return sim_fail(SIM_ERR_UNSUPP, "whatif: this build has no SystemC "
                                         "platform (libsystemc-dev)");

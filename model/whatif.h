@@ -171,6 +171,7 @@ typedef struct whatif_result {
     /* the baseline's guest intervals and those shorter than one usec, which
      * 2.6.29's per-sample truncation books as 0 (docs/tables.md) */
     uint64_t base_intervals, base_sub_usec;
+    stats_unit unit; /* the accounting the tables were made with */
 } whatif_result;
 
 /* Predicts the table of the trace at path after chain c, with parameters p

@@ -126,3 +126,13 @@ set_tests_properties(cli_calibrate_ini_keeps_held_start PROPERTIES TIMEOUT 120)
 sim_cli_test(calibrate_small_trace_note 0
   "~# note: the trace has 500 exits, the table 10000000: .*fit is rough"
   calibrate --trace @synth500.bin --table ${NOPV} -o cal_small.ini)
+# Audit: a json table states its accounting (sim replay writes it); read
+# in the other one every row was fitted off by the truncation, silently.
+# A --tb-per-usec table is a 3.1+ kernel's: calibrate fitted it with
+# 2.6.29's truncation unless --accounting 3.1 was given too.
+sim_cli_test(calibrate_json_accounting_contradicted 2
+  "~table_acct31.json states accounting 3\\.1, --accounting 2\\.6\\.29 contradicts it"
+  calibrate --trace @cost_mix.bin --table @table_acct31.json --accounting 2.6.29 -o acct.ini)
+sim_cli_test(calibrate_tb_per_usec_vs_2629 2
+  "~--accounting 2\\.6\\.29 and --tb-per-usec contradict each other"
+  calibrate --trace @cost_mix.bin --table @table_debugfs31_few.txt --tb-per-usec 667 --accounting 2.6.29 -o acct.ini)

@@ -117,3 +117,8 @@ sim_cli_test(synth_guest_hz_bad 2 "~--guest-hz: expected a tick rate from 1 to 1
   trace synth --like @table_emul_narrow.txt --guest-hz 0 -o like_w.bin)
 sim_cli_test(synth_guest_hz_needs_like 2 "~--guest-hz needs --like TABLE"
   trace synth --exits 10 --guest-hz 100 -o like_w.bin)
+# Audit: a json table's stated accounting picks synth --like's rows; a
+# contradicting --accounting is refused
+sim_cli_test(synth_like_json_accounting_contradicted 2
+  "~table_acct31.json states accounting 3\\.1, --accounting 2\\.6\\.29 contradicts it"
+  trace synth --like @table_acct31.json --accounting 2.6.29 -o like_acct.bin)

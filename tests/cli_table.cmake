@@ -127,3 +127,8 @@ sim_cli_test(table_csv_bom 0 "~EMULINST 310 12 38 4,872 15\\.7161"
 sim_cli_test(table_diff_perf_as_kvm_handled 0
   "~handled usec +53,063 +53,067 +\\+0\\.0% +\\(exit rows only"
   table diff @table_emul_perf_kvm.txt @table_emul.txt)
+# Audit: counts whose sum exceeds 2^64 wrapped in table_exits (synth
+# --like and a case's scaling read two rows of 1e19 as 1.6e18 exits)
+sim_cli_test(table_counts_sum_overflow 2
+  "~table_counts_overflow.txt: the exit counts add up beyond 2\\^64"
+  table show @table_counts_overflow.txt)

@@ -84,6 +84,13 @@ int cli_parse_threads(const char *cmd, const char *arg,
                       unsigned long long *n);
 /* "2.6.29" or "3.1", as --accounting takes it. */
 const char *cli_accounting_name(stats_unit u);
+/* A table that states its accounting (json's "accounting"): without
+ * --accounting (given false) *u becomes the table's; a --accounting that
+ * contradicts it is a usage error (2, naming `path`): read in the other
+ * accounting, every row would be fitted or synthesised off by the
+ * truncation. 0 when fine. */
+int cli_table_accounting(const char *cmd, const table *t, const char *path,
+                         bool given, stats_unit *u);
 
 /* Checks an output path before the work starts (outfile_check: a directory
  * or a missing directory is refused); 0, or the exit code after the

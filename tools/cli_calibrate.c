@@ -65,7 +65,11 @@ static void help(FILE *f)
         "                     default) or 3.1 (3.1+), as sim replay (--unit\n"
         "                     usec|ticks: deprecated)\n"
         "  --tb-per-usec N    HW is debugfs in the 3.1+ form: timebase ticks per\n"
-        "                     usec (e.g. 667), as sim table show\n"
+        "                     usec (e.g. 667), as sim table show; implies\n"
+        "                     --accounting 3.1\n"
+        "                     (a json table that states its accounting, as\n"
+        "                     sim replay writes it, is fitted in that one;\n"
+        "                     --accounting must not contradict it)\n"
         "\n"
         "exit codes: 0 fitted, 1 the fit did not converge (params.ini holds the\n"
         "best point and says so), 2 bad usage or input.\n");
@@ -206,6 +210,7 @@ int cli_calibrate(int argc, char **argv)
     const char *trace = NULL, *hwpath = NULL, *out = NULL, *pfile = NULL;
     char *sets[64];
     int nsets = 0, tb_given = 0;
+    bool acc_given = false;
     double tb_per_usec = 0;
     const char *fitlist = NULL;
     char *fixes[16];
@@ -303,10 +308,12 @@ int cli_calibrate(int argc, char **argv)
         case 'a':
             if (cli_parse_accounting("calibrate", optarg, &o.unit))
                 return 2;
+            acc_given = true;
             break;
         case 'u':
             if (cli_parse_unit("calibrate", optarg, &o.unit))
                 return 2;
+            acc_given = true;
             break;
         case 'h': help(stdout); return 0;
         default:
@@ -337,6 +344,17 @@ int cli_calibrate(int argc, char **argv)
                                    "would do nothing", param_name(i),
                                    param_name(i));
 
+    /* a table read with its ticks per usec is a 3.1+ kernel's: fitted in
+     * that accounting (it was fitted with each sample truncated to usec,
+     * 2.6.29's, unless --accounting 3.1 was given as well) */
+    if (tb_given && acc_given && o.unit == STATS_USEC)
+        return cli_usage_error("calibrate", "--accounting 2.6.29 and "
+                               "--tb-per-usec contradict each other (a table "
+                               "in ticks per usec is a 3.1+ kernel's)");
+    if (tb_given) {
+        o.unit = STATS_TICKS;
+        acc_given = true;
+    }
     /* params.ini must not replace what the fit reads: the trace, the
      * hardware table or the starting parameters */
     if ((rc = cli_check_output_of(out, trace)) ||
@@ -350,6 +368,9 @@ int cli_calibrate(int argc, char **argv)
     sim_err e = table_read_file_tb(&hw, hwpath, TFMT_AUTO, tb_per_usec);
     if (e != SIM_OK)
         return cli_report(e);
+    if ((rc = cli_table_accounting("calibrate", &hw, hwpath, acc_given,
+                                   &o.unit)))
+        return rc;
     char sh_trace[65], sh_table[65];
     if (sha256_file(trace, sh_trace) != 0)
         return cli_report(sim_fail(SIM_ERR_IO, "%s: cannot read the trace",

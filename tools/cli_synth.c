@@ -94,8 +94,8 @@ static int list_mixes(void)
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
-                      const char *profile, double tb_per_usec, bool rows_3x,
-                      double guest_hz)
+                      const char *profile, double tb_per_usec, bool acc_given,
+                      stats_unit unit, double guest_hz)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -120,6 +120,11 @@ static int synth_like(const char *like, const char *mix,
                      32e-9 * (double)table_exits(&t));
     if (e != SIM_OK)
         return cli_report(e);
+    /* a json table that states its accounting: its kernel's rows */
+    if ((c = cli_table_accounting("trace synth", &t, like,
+                                  acc_given || tb_per_usec > 0, &unit)))
+        return c;
+    bool rows_3x = unit != STATS_USEC;
     static exitprof p;
     e = exitprof_load(&p, mix ? mix : exitprof_default_name());
     if (e != SIM_OK)
@@ -375,7 +380,8 @@ int cli_trace_synth(int argc, char **argv)
                                "table in ticks per usec is a 3.1+ kernel's)");
     if (like)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
-                          profile, tb_per_usec, unit != STATS_USEC,
+                          profile, tb_per_usec, acc != NULL,
+                          tb_per_usec > 0 ? STATS_TICKS : unit,
                           guest_hz > 0 ? guest_hz : default_guest_hz());
     if (guest_hz > 0)
         return cli_usage_error("trace synth", "--guest-hz needs --like TABLE "

@@ -156,6 +156,24 @@ int cli_parse_accounting(const char *cmd, const char *arg, stats_unit *u)
     return 0;
 }
 
+int cli_table_accounting(const char *cmd, const table *t, const char *path,
+                         bool given, stats_unit *u)
+{
+    if (!t->accounting[0])
+        return 0;
+    stats_unit tu = strcmp(t->accounting, "3.1") ? STATS_USEC : STATS_TICKS;
+    if (!given) {
+        *u = tu;
+        return 0;
+    }
+    if (*u != tu)
+        return cli_usage_error(cmd, "%s states accounting %s, --accounting "
+                               "%s contradicts it (a validation case: "
+                               "accounting = %s)", path, t->accounting,
+                               cli_accounting_name(*u), t->accounting);
+    return 0;
+}
+
 int cli_parse_table_fmt(const char *cmd, const char *arg, table_fmt *f)
 {
     int v = table_fmt_from_name(arg);
