@@ -329,8 +329,20 @@ add_test(NAME cli_validate_draws_averaged
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_draws.sh $<TARGET_FILE:sim>
           ${CMAKE_SOURCE_DIR}/tests/data/cases)
 set_tests_properties(cli_validate_draws_averaged PROPERTIES TIMEOUT 300)
+# a synthesised baseline against a measured table with seeds = 1 says it
+# is one draw, and how to get more
+sim_cli_test(validate_one_draw_note 0
+  "~one draw of the synthesised baseline, seed 1 \\(seeds = N averages N draws"
+  validate scaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # Audit: under --accounting 3.1 the guest-time line said "2.6.29
 # accounting books them as 0" of the sub-usec intervals, which 3.1 sums
 sim_cli_test(whatif_guest_line_accounting_31 0
   "~under 1 usec \\(3\\.1 accounting sums their ticks: booked in full"
   whatif @cost_mix.bin --transform pv --accounting 3.1)
+# Audit: draws against a perf table (no traced duration): each draw's
+# error read "+inf% .. -inf%, mean +nan%"; now of the handled time, whose
+# mean is the averaged prediction's error
+sim_cli_test(validate_draws_perf_handled 0
+  "~each draw's prediction against the table: handled-time error -[0-9]+\\.[0-9]% \\.\\. -[0-9]+\\.[0-9]%, mean -26\\.18%"
+  validate drawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+validate_refuses(measdir "9: measured.table = \\.\\.: is a directory")
