@@ -189,7 +189,11 @@ typedef struct fitctx {
     int nused, used[EXIT__COUNT];
     double w[EXIT__COUNT];
     double tgt_min[EXIT__COUNT]; /* hw min (usec) */
-    double min_width; /* 1 usec (2.6.29 truncation), 0 (3.1+ ticks) */
+    /* per row: how far above the printed min the true one may lie: 1 usec
+     * for a whole number (2.6.29 truncates every sample, 3.1+ divides the
+     * ticks once when printing: do_div truncates both), 0 for a min
+     * printed with its fraction (a json table of sim replay) */
+    double min_width[EXIT__COUNT];
     size_t nres;
     unsigned evals;
     /* last evaluation, for the df callback (GSL calls f(x) before df(x)) */
@@ -239,7 +243,7 @@ static void residuals(const fitctx *c, const evalout *e, double *f)
         /* a printed min m says the true minimum lies in [m, m + 1) usec
          * (2.6.29 truncates each sample): no residual inside, the
          * distance to the interval outside */
-        double lo = c->tgt_min[i], mm = e->min[i], hi = lo + c->min_width;
+        double lo = c->tgt_min[i], mm = e->min[i], hi = lo + c->min_width[i];
         double d = mm < lo ? mm - lo : mm > hi ? mm - hi : 0;
         f[k++] = w * CALIB_W_MIN * d / (lo > 1 ? lo : 1);
     }
@@ -586,6 +590,7 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
             w->weight = 0;
         c->w[i] = w->weight;
         c->tgt_min[i] = t->min;
+        c->min_width[i] = t->min == floor(t->min) ? 1 : 0;
         c->used[c->nused++] = i;
     }
     if (c->nused == 0 || (c->nused == 1 && c->used[0] == EXIT_TIMEINGUEST))
@@ -1008,7 +1013,6 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
     c.o = o;
     c.hw = hw;
     c.base = *start;
-    c.min_width = o->unit == STATS_USEC ? 1 : 0;
     sim_err e = SIM_OK;
 
     /* candidates and their ranges */

@@ -53,6 +53,18 @@ void table_finish(table *t);
 
 /* The table's number of exits: the counts of its rows but TIMEINGUEST. */
 uint64_t table_exits(const table *t);
+/* Traced duration, or when unknown the sum of all rows (the kernel's
+ * accounting: every usec is charged to exactly one row). */
+double table_traced_or_sum(const table *t);
+/* The table's time is its exits' alone: it has no TIMEINGUEST row, and no
+ * traced duration (perf kvm stat's form: "handled time") or one that is its
+ * exit rows' sum (1 usec a row + 0.1%: perf's numbers in the kvm form). Its
+ * total
+ * compares only with another table's exit rows, never with a traced
+ * duration that holds guest time. */
+bool table_handled_only(const table *t);
+/* The sum of the exit rows, TIMEINGUEST left out (the handled time). */
+double table_handled_usec(const table *t);
 
 /* A copy with every EMUL_* row folded into EMULINST (the seed's layout). */
 void table_fold_emul(const table *in, table *out);

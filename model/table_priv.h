@@ -25,18 +25,6 @@ bool table_row_has_data(const table_row *r);
 double table_row_avg(const table_row *r);
 double table_row_stddev(const table_row *r);
 double table_row_time_pct(const table *t, const table_row *r);
-/* Traced duration, or when unknown the sum of all rows (the kernel's
- * accounting: every usec is charged to exactly one row). */
-double table_traced_or_sum(const table *t);
-/* The table's time is its exits' alone: it has no TIMEINGUEST row, and no
- * traced duration (perf kvm stat's form: "handled time") or one that is its
- * exit rows' sum (1 usec a row + 0.1%: perf's numbers in the kvm form). Its
- * total
- * compares only with another table's exit rows, never with a traced
- * duration that holds guest time. */
-bool table_handled_only(const table *t);
-/* The sum of the exit rows, TIMEINGUEST left out (the handled time). */
-double table_handled_usec(const table *t);
 /* The table distinguishes EMUL_* subtypes (one has data or is listed as
  * never hit). If not, it is in the seed's folded layout and EMUL_* types
  * are neither rows nor "never hit". */

@@ -347,3 +347,10 @@ sim_cli_test(validate_param_draws 0
   validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(pdraws_one "9: param_draws = 1: expected 0 .none. or a whole number of draws in 2..1000")
 validate_refuses(pdraws_nocal "8: param_draws needs calibrate.table")
+# Audit: draws against a perf table (no traced duration): each draw's
+# error read "+inf% .. -inf%, mean +nan%"; now of the handled time, whose
+# mean is the averaged prediction's error
+sim_cli_test(validate_draws_perf_handled 0
+  "~each draw's prediction against the table: handled-time error -[0-9]+\\.[0-9]% \\.\\. -[0-9]+\\.[0-9]%, mean -26\\.18%"
+  validate drawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+validate_refuses(measdir "9: measured.table = \\.\\.: is a directory")

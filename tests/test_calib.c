@@ -349,10 +349,49 @@ static void test_idle_waits_are_not_fitted(void)
     }
 }
 
+/* A 3.1+ kernel sums ticks but prints min, max and sum divided by its
+ * timebase with do_div, truncated to whole usec: the table's min m says
+ * the true minimum lies in [m, m + 1), as in a 2.6.29 table. Read as a
+ * point, every row's min pulled the costs towards a model whose shortest
+ * exit is exactly m. The table of test_recovers_known_parameters with
+ * its minimums so printed: the same values come back. */
+static void test_31_min_is_truncated_when_printed(void)
+{
+    make_trace();
+    params truth;
+    known_truth(&truth);
+    static table t;
+    model_table(&truth, &t);
+    int whole = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (t.rows[i].present && t.rows[i].count) {
+            whole += t.rows[i].min != floor(t.rows[i].min);
+            t.rows[i].min = floor(t.rows[i].min);
+        }
+    CU_ASSERT_FATAL(whole > 3); /* the model's minimums had fractions */
+    static calib_result r;
+    fit_from_defaults(&t, &r);
+    CU_ASSERT(r.cost < 1e-3 * r.cost0);
+    if (!(r.cost < 1e-3 * r.cost0))
+        calib_write_report(stderr, &r);
+    static const param_id ids[] = {PARAM_cpi, PARAM_qemu_mmio_usec,
+                                   PARAM_gfn_to_page_cycles};
+    for (size_t i = 0; i < 3; i++) {
+        double got = find(&r, ids[i])->value, want = truth.v[ids[i]];
+        double tol = 0.01 * want + (param_kind(ids[i]) == PK_INT ? 1 : 0);
+        if (!(fabs(got - want) <= tol))
+            fprintf(stderr, "%s: %g, want %g +- %g\n", param_name(ids[i]),
+                    got, want, tol);
+        CU_ASSERT(fabs(got - want) <= tol);
+    }
+}
+
 static CU_TestInfo tests[] = {
     {"recovers known parameters, reports the unseen one",
      test_recovers_known_parameters},
     {"idle waits are reported, not fitted", test_idle_waits_are_not_fitted},
+    {"a 3.1+ table's min is truncated when printed",
+     test_31_min_is_truncated_when_printed},
     {"thread count does not change the result",
      test_thread_count_does_not_change_the_result},
     {"a start at the minimum is converged",
