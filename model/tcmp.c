@@ -89,6 +89,11 @@ void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
     free(fo);
 }
 
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
 static const char *pct(char *buf, size_t n, double x)
 {
     if (!isfinite(x))
@@ -102,20 +107,34 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
 {
     fprintf(f, "ref: %s\nnew: %s\nerr = (new - ref) / ref\n\n", ref_label,
             label);
-    fprintf(f, "%-12s %11s %11s %8s %13s %13s %8s %10s %10s %8s %7s %7s\n",
-            "type", "count ref", "count new", "err", "sum ref", "sum new",
-            "err", "avg ref", "avg new", "err", "time%ref", "time%new");
     char a[TABLE_NUMBUF], b[TABLE_NUMBUF], d[TABLE_NUMBUF], e[TABLE_NUMBUF];
+    /* the columns as wide as their widest number: a long run's billions
+     * of exits and hours of usec ran into the next column */
+    int wc = 11, ws = 13;
+    for (int j = 0; j < c->n; j++) {
+        const tcmp_row *r = &c->rows[c->order[j]];
+        wc = imax(wc, (int)strlen(table_num_int(a, r->count_ref, true)));
+        wc = imax(wc, (int)strlen(table_num_int(a, r->count, true)));
+        ws = imax(ws, (int)strlen(table_num_int(a, r->sum_ref, true)));
+        ws = imax(ws, (int)strlen(table_num_int(a, r->sum, true)));
+    }
+    int wt = imax(wc, imax((int)strlen(table_num_int(a, c->total_ref, true)),
+                           (int)strlen(table_num_int(a, c->total, true))));
+    fprintf(f, "%-12s %*s %*s %8s %*s %*s %8s %10s %10s %8s %7s %7s\n",
+            "type", wc, "count ref", wc, "count new", "err", ws, "sum ref",
+            ws, "sum new", "err", "avg ref", "avg new", "err", "time%ref",
+            "time%new");
     char g[32], h[32], k[32], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
     char p1[TABLE_NUMBUF], p2[TABLE_NUMBUF];
     for (int j = 0; j < c->n; j++) {
         int i = c->order[j];
         const tcmp_row *r = &c->rows[i];
-        fprintf(f, "%-12s %11s %11s %8s %13s %13s %8s %10s %10s %8s %7s %7s%s\n",
-                exit_name((exit_type)i), table_num_int(a, r->count_ref, true),
+        fprintf(f, "%-12s %*s %*s %8s %*s %*s %8s %10s %10s %8s %7s %7s%s\n",
+                exit_name((exit_type)i), wc,
+                table_num_int(a, r->count_ref, true), wc,
                 table_num_int(b, r->count, true),
-                pct(g, sizeof g, r->err_count),
-                table_num_int(d, r->sum_ref, true),
+                pct(g, sizeof g, r->err_count), ws,
+                table_num_int(d, r->sum_ref, true), ws,
                 table_num_int(e, r->sum, true), pct(h, sizeof h, r->err_sum),
                 table_num_fixed(t1, r->avg_ref, 2),
                 table_num_fixed(t2, r->avg, 2), pct(k, sizeof k, r->err_avg),
@@ -123,9 +142,9 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
                 table_num_fixed(p2, r->pct, 2),
                 r->major ? "" : "  (< threshold)");
     }
-    fprintf(f, "\n%-12s %11s %11s %8s%s\n",
-            c->handled ? "handled usec" : "traced usec",
-            table_num_int(a, c->total_ref, true),
+    fprintf(f, "\n%-12s %*s %*s %8s%s\n",
+            c->handled ? "handled usec" : "traced usec", wt,
+            table_num_int(a, c->total_ref, true), wt,
             table_num_int(b, c->total, true), pct(g, sizeof g, c->err_total),
             c->handled ? "  (exit rows only: a table without guest time, "
                          "no TIMEINGUEST row; time% of the exit rows)"

@@ -354,3 +354,13 @@ sim_cli_test(validate_draws_perf_handled 0
   "~each draw's prediction against the table: handled-time error -[0-9]+\\.[0-9]% \\.\\. -[0-9]+\\.[0-9]%, mean -26\\.18%"
   validate drawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(measdir "9: measured.table = \\.\\.: is a directory")
+# Audit: a scaled prediction kept the pv transform's map hypercalls per
+# run (HCALL 1 became 2,000 at x2000, 49,803 for a 10 G-exit table)
+sim_cli_test(validate_scaled_hcall_kept 0
+  "~HCALL +0 +1 +- +0 +10 "
+  validate scaledpv --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: the comparison's columns are as wide as their widest number (a
+# 10 G-exit table's counts and sums ran into the next column)
+sim_cli_test(validate_wide_columns 0
+  "~^type {13}count ref {5}count new {6}err {8}sum ref {8}sum new"
+  validate hugescaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
