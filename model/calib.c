@@ -957,6 +957,23 @@ static sim_err lm_fit(fitctx *c, calib_result *r, unsigned max_iter,
             double su = sqrt(su2 + res * res);
             r->par[ci].sigma = su * dx_du(u_fit[ci], o->lo[id], o->hi[id]);
         }
+        /* their correlations, with the same resolution term on the
+         * diagonal (the bounded map's derivative cancels: a linear
+         * change of each coordinate keeps correlations) */
+        memset(r->corr, 0, sizeof r->corr);
+        for (int k = 0; k < c->nfree; k++)
+            for (int l = 0; l < c->nfree; l++) {
+                double res2 = 0.25 * o->fd_step * o->fd_step;
+                double vk = gsl_matrix_get(cov, (size_t)k, (size_t)k) *
+                                r->resvar + res2;
+                double vl = gsl_matrix_get(cov, (size_t)l, (size_t)l) *
+                                r->resvar + res2;
+                double ckl = gsl_matrix_get(cov, (size_t)k, (size_t)l) *
+                             r->resvar;
+                double x = k == l ? 1 : ckl / sqrt(vk * vl);
+                r->corr[c->free_[k]][c->free_[l]] =
+                    isfinite(x) ? fmax(-1, fmin(1, x)) : 0;
+            }
         gsl_matrix_free(cov);
     }
     gsl_set_error_handler(old);
@@ -1307,4 +1324,22 @@ void calib_write_values(FILE *f, const calib_result *r)
         else
             fprintf(f, "%s = %.9g\n", param_name(p->id), p->value);
     }
+    /* the estimates' correlations, for draws of the fitted point
+     * (sim whatif --param-draws; docs/calibration.md) */
+    bool head = false;
+    for (int k = 0; k < r->nparam; k++)
+        for (int l = k + 1; l < r->nparam; l++) {
+            const calib_param *a = &r->par[k], *b = &r->par[l];
+            double x = r->corr[k][l];
+            if (a->state != CALIB_FITTED || b->state != CALIB_FITTED ||
+                !isfinite(a->sigma) || !isfinite(b->sigma) ||
+                fabs(x) < 0.005)
+                continue;
+            if (!head)
+                fprintf(f, "; correlations of the fitted values' estimates "
+                           "(|r| >= 0.005):\n");
+            head = true;
+            fprintf(f, "; corr %s %s %.3f\n", param_name(a->id),
+                    param_name(b->id), x);
+        }
 }

@@ -116,6 +116,9 @@ typedef struct calib_result {
                            TIMEINGUEST row (perf): totals are the handled
                            time, the model's guest time left out */
     double guest_from_trace;            /* fraction of exits */
+    /* correlations of the fitted parameters' estimates, by par[] index
+     * (the linearised covariance of the last fit; 0 where unknown) */
+    double corr[PARAM__COUNT][PARAM__COUNT];
 } calib_result;
 
 /* Runs the calibration of `start` against hw on the trace at path. Errors

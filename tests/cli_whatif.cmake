@@ -339,6 +339,14 @@ sim_cli_test(validate_one_draw_note 0
 sim_cli_test(whatif_guest_line_accounting_31 0
   "~under 1 usec \\(3\\.1 accounting sums their ticks: booked in full"
   whatif @cost_mix.bin --transform pv --accounting 3.1)
+# param_draws = N (docs/validation.md): the prediction again at N draws of
+# the calibrated point; the spread of the total and of each major row's
+# sum, and the errors in those units
+sim_cli_test(validate_param_draws 0
+  "~parameter draws: 6 of the calibrated point \\(its 1-sigmas and correlations\\): total sd [0-9.]+% \\(draws -[0-9.]+% \\.\\. \\+[0-9.]+% of their mean. the untransformed model.s total at the same draws: sd [0-9.]+%\\). the total's error is [-+][0-9.]+ sd. sum sd \\(err in sd\\) of the rows >= the threshold: EMULINST [0-9.]+% \\([-+][0-9.]+\\)"
+  validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+validate_refuses(pdraws_one "9: param_draws = 1: expected 0 .none. or a whole number of draws in 2..1000")
+validate_refuses(pdraws_nocal "8: param_draws needs calibrate.table")
 # Audit: draws against a perf table (no traced duration): each draw's
 # error read "+inf% .. -inf%, mean +nan%"; now of the handled time, whose
 # mean is the averaged prediction's error

@@ -9,6 +9,7 @@
 
 #include "calib.h"
 #include "cost.h"
+#include "pdraw.h"
 #include "replay.h"
 #include "synth.h"
 #include "testlib.h"
@@ -130,6 +131,34 @@ static void test_recovers_known_parameters(void)
     CU_ASSERT_EQUAL(g->state, CALIB_UNSEEN);
     CU_ASSERT_EQUAL(g->value, param_default(PARAM_guest_cpi));
     CU_ASSERT_TRUE(isnan(g->sigma));
+
+    /* the estimates' correlations: a correlation matrix over the fitted
+     * values, written with them and read back by the parameter draws with
+     * the sigmas as reported (docs/calibration.md, "Draws") */
+    int ks[3];
+    for (int i = 0; i < 3; i++)
+        ks[i] = (int)(find(&r, ids[i]) - r.par);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double x = r.corr[ks[i]][ks[j]];
+            CU_ASSERT(i == j ? x == 1 : fabs(x) <= 1);
+            CU_ASSERT_EQUAL(x, r.corr[ks[j]][ks[i]]);
+        }
+    char ini[600];
+    snprintf(ini, sizeof ini, "%s/calib_values.ini", test_tmp_dir());
+    FILE *f = fopen(ini, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    calib_write_values(f, &r);
+    fclose(f);
+    static pdraw d;
+    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
+    CU_ASSERT_EQUAL(d.n, 3);
+    for (int k = 0; k < d.n; k++) {
+        const calib_param *p = find(&r, d.id[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT(fabs(d.sigma[k] - p->sigma) <= 0.005 * p->sigma); /* %.3g */
+    }
+    pdraw_free(&d);
 }
 
 static void test_thread_count_does_not_change_the_result(void)

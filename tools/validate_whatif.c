@@ -18,6 +18,7 @@
 #include "cli_plotcmp.h"
 #include "outfile.h"
 #include "params.h"
+#include "pdraw.h"
 #include "replay.h"
 #include "stats.h"
 #include "synth.h"
@@ -37,6 +38,7 @@ const char *const validate_whatif_keys[] = {
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
     "baseline.table.record", "baseline.table.form", "record.params",
+    "param_draws",
     NULL,
 };
 
@@ -806,6 +808,52 @@ static sim_err known_requirement(const vcase *c)
     return SIM_OK;
 }
 
+/* param_draws: the spread of the prediction over draws of the calibrated
+ * point, relative to the draws' mean (so it applies to a pooled or scaled
+ * prediction alike), against the comparison's error: the total's and
+ * each major row's sum and count. */
+static void band_notes(vcase *c, json_t *notes, json_t *json,
+                       const pdraw_band *b, const tcmp *cmp)
+{
+    char buf[700];
+    double rel = b->total[1] / b->total[0];
+    int n = snprintf(buf, sizeof buf, "parameter draws: %u of the calibrated "
+                     "point (its 1-sigmas and correlations): total sd "
+                     "%.2f%% (draws %+.2f%% .. %+.2f%% of their mean; the "
+                     "untransformed model's total at the same draws: sd "
+                     "%.2f%%); the total's error is %+.1f sd", b->n,
+                     100 * rel, 100 * (b->total[2] / b->total[0] - 1),
+                     100 * (b->total[3] / b->total[0] - 1),
+                     100 * b->base_total[1] / b->base_total[0],
+                     rel > 0 ? cmp->err_total / rel : INFINITY);
+    json_t *jb = json_object(), *jr = json_object();
+    json_object_set_new(jb, "draws", json_integer(b->n));
+    json_object_set_new(jb, "total_sd_pct", json_real(100 * rel));
+    json_object_set_new(jb, "untransformed_total_sd_pct",
+                        json_real(100 * b->base_total[1] / b->base_total[0]));
+    const char *sep = "; sum sd (err in sd) of the rows >= the threshold: ";
+    for (int i = 0; i < cmp->n; i++) {
+        int t = cmp->order[i];
+        const tcmp_row *r = &cmp->rows[t];
+        if (!r->major || !b->present[t] || b->sum[t][0] <= 0)
+            continue;
+        double rs = b->sum[t][1] / b->sum[t][0];
+        double rc = b->count[t][0] > 0 ? b->count[t][1] / b->count[t][0] : 0;
+        if (n >= 0 && (size_t)n < sizeof buf)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s %.2f%% "
+                          "(%+.1f)", sep, exit_name((exit_type)t), 100 * rs,
+                          rs > 0 ? r->err_sum / rs : INFINITY);
+        sep = ", ";
+        json_t *o = json_object();
+        json_object_set_new(o, "sum_sd_pct", json_real(100 * rs));
+        json_object_set_new(o, "count_sd_pct", json_real(100 * rc));
+        json_object_set_new(jr, exit_name((exit_type)t), o);
+    }
+    json_object_set_new(jb, "rows", jr);
+    json_object_set_new(json, "param_draws", jb);
+    note(c, notes, "%s", buf);
+}
+
 /* budget.counts: every name a row of the compared tables (with fold = 1
  * the EMUL_* rows are inside EMULINST: a check of one would never run) */
 static sim_err count_rows(const vcase *c, const char *list, bool fold)
@@ -873,6 +921,21 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                                  "0..100", threshold);
     if (fold != 0 && fold != 1)
         return vcase_fail(c, "fold", "fold = %g: expected 0 or 1", fold);
+    /* param_draws = N: the prediction again at N draws of the calibrated
+     * point (docs/validation.md): how far the parameters the table leaves
+     * free move it */
+    double ndraws;
+    if ((e = vcase_num(c, "param_draws", 0, &ndraws)) != SIM_OK)
+        return e;
+    if (ndraws != floor(ndraws) || ndraws < 0 || ndraws == 1 || ndraws > 1000)
+        return vcase_fail(c, "param_draws", "param_draws = %g: expected 0 "
+                                            "(none) or a whole number of "
+                                            "draws in 2..1000", ndraws);
+    if (ndraws > 0 && !vcase_get(c, "calibrate.table"))
+        return vcase_fail(c, "param_draws", "param_draws needs "
+                                            "calibrate.table: the draws are "
+                                            "of the calibrated parameters' "
+                                            "uncertainty");
     const char *counts = vcase_get(c, "budget.counts");
     if ((e = count_rows(c, counts, fold != 0)) != SIM_OK)
         return e;
@@ -1036,6 +1099,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     table_init(&model);
     bool have_own = true;
     uint64_t trace_exits = 0;
+    static pdraw_band band;
+    bool have_band = false;
     /* each run's total, traced [k] and handled (its exit rows) [n_runs + k]:
      * against a table without guest time (perf's) the handled one, as the
      * comparison's (a perf table's traced duration is unknown: the draws'
@@ -1151,6 +1216,25 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         if (e == SIM_OK) {
             whatif_opts wo = {.unit = unit, .wall = wall_on ? &wall : NULL};
             e = whatif_run(trace, chain, &prm, &wo, &sb, &sp, &res);
+            if (e == SIM_OK && k == 0 && ndraws > 0) {
+                char ini[600];
+                snprintf(ini, sizeof ini, "%s/calibrated.ini", c->tmp);
+                static pdraw pd;
+                if ((e = pdraw_load(&pd, ini)) != SIM_OK) {
+                    e = vcase_fail(c, "param_draws", "%s", sim_errmsg());
+                } else {
+                    e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd,
+                                       (unsigned)ndraws, seed, fold != 0,
+                                       NULL, NULL, &band);
+                    have_band = e == SIM_OK;
+                    if (have_band && pd.clipped)
+                        note(c, notes, "parameter draws: %s", "the "
+                             "correlations as written are not positive "
+                             "definite; their negative eigenvalues were "
+                             "set to 0");
+                    pdraw_free(&pd);
+                }
+            }
         }
         if (e == SIM_OK && k == 0) {
             /* the emulations counted with their EMUL_* subtypes: the
@@ -1310,6 +1394,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                           "compares it with the prediction's");
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
+    if (have_band)
+        band_notes(c, notes, json, &band, &cmp);
     if (c->out) {
         fputc('\n', c->out);
         tcmp_write_text(c->out, &cmp, "measured", "predicted");

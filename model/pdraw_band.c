@@ -1,0 +1,94 @@
+/* The spread of a what-if over draws of its parameters: see pdraw.h (a
+ * file of its own, so that pdraw.c does not bring the what-if engine and
+ * the timed platform with it). */
+#include "pdraw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* mean, sd, min, max of x[0..n-1] into o */
+static void spread(const double *x, unsigned n, double *o)
+{
+    double m = 0, q = 0, lo = INFINITY, hi = -INFINITY;
+    for (unsigned k = 0; k < n; k++) {
+        m += x[k] / n;
+        lo = fmin(lo, x[k]);
+        hi = fmax(hi, x[k]);
+    }
+    for (unsigned k = 0; k < n; k++)
+        q += (x[k] - m) * (x[k] - m);
+    o[0] = m;
+    o[1] = n > 1 ? sqrt(q / (n - 1)) : 0;
+    o[2] = lo;
+    o[3] = hi;
+}
+
+sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
+                       const whatif_opts *wo, const pdraw *d, unsigned n,
+                       unsigned long seed, bool fold,
+                       void (*progress)(void *, unsigned, unsigned),
+                       void *ctx, pdraw_band *b)
+{
+    memset(b, 0, sizeof *b);
+    if (n < 2)
+        return sim_fail(SIM_ERR_RANGE, "parameter draws: %u, expected at "
+                                       "least 2 (a spread needs two)", n);
+    double *tot = calloc(n, sizeof *tot), *btot = calloc(n, sizeof *btot);
+    double *sum = calloc((size_t)n * EXIT__COUNT, sizeof *sum);
+    double *cnt = calloc((size_t)n * EXIT__COUNT, sizeof *cnt);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    sim_err e = tot && btot && sum && cnt && r
+                    ? SIM_OK
+                    : sim_fail(SIM_ERR_NOMEM, "parameter draws: out of memory");
+    if (r)
+        gsl_rng_set(r, seed);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        b->present[t] = true;
+    static params p;
+    static stats sb, sp;
+    static table raw, tab;
+    for (unsigned k = 0; k < n && e == SIM_OK; k++) {
+        if (progress)
+            progress(ctx, k + 1, n);
+        pdraw_sample(d, r, at, &p);
+        whatif_chain *chain = NULL;
+        e = whatif_chain_parse(&chain, spec);
+        whatif_result res;
+        if (e == SIM_OK)
+            e = whatif_run(trace, chain, &p, wo, &sb, &sp, &res);
+        whatif_chain_free(chain);
+        if (e != SIM_OK)
+            break;
+        stats_to_table(&sb, &raw);
+        btot[k] = raw.traced_usec;
+        stats_to_table(&sp, &raw);
+        if (fold)
+            table_fold_emul(&raw, &tab);
+        else
+            tab = raw;
+        tot[k] = tab.traced_usec;
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            const table_row *w = &tab.rows[t];
+            b->present[t] = b->present[t] && w->present;
+            sum[(size_t)t * n + k] = w->present ? w->sum : 0;
+            cnt[(size_t)t * n + k] = w->present ? (double)w->count : 0;
+        }
+    }
+    if (e == SIM_OK) {
+        b->n = n;
+        spread(tot, n, b->total);
+        spread(btot, n, b->base_total);
+        for (int t = 0; t < EXIT__COUNT; t++) {
+            spread(sum + (size_t)t * n, n, b->sum[t]);
+            spread(cnt + (size_t)t * n, n, b->count[t]);
+        }
+    }
+    if (r)
+        gsl_rng_free(r);
+    free(cnt);
+    free(sum);
+    free(tot);
+    free(btot);
+    return e;
+}
