@@ -371,3 +371,8 @@ add_test(NAME cli_validate_sigpipe
           ${CMAKE_SOURCE_DIR}/tests/data/cases
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_sigpipe PROPERTIES TIMEOUT 60)
+# Audit: --plot into a directory that cannot be written (read-only; /proc
+# here, as tests run as root too): every case ran to its end and failed
+# without a verdict; refused before any case runs
+sim_cli_test(validate_plot_not_writable 2 "~--plot /proc: cannot write there"
+  validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot /proc)

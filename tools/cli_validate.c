@@ -459,6 +459,19 @@ int cli_validate(int argc, char **argv)
     if (plot && !list && (stat(plot, &pst) != 0 || !S_ISDIR(pst.st_mode)))
         return cli_usage_error("validate", "--plot %s: not a directory",
                                plot);
+    /* a directory the pictures cannot be written into (read-only, not
+     * ours): each case ran to its end and then failed without a verdict */
+    if (plot && !list) {
+        char probe[1100];
+        snprintf(probe, sizeof probe, "%s/.sim-validate-XXXXXX", plot);
+        int fd = mkstemp(probe);
+        if (fd < 0)
+            return cli_report(sim_fail(SIM_ERR_IO, "validate: --plot %s: "
+                                       "cannot write there: %s", plot,
+                                       strerror(errno)));
+        close(fd);
+        unlink(probe);
+    }
     char **names = NULL;
     int n;
     bool all = optind >= argc;
