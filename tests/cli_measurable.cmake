@@ -42,3 +42,8 @@ sim_cli_test(measurable_traps_fraction 2
 # a directory is named as unreadable (it said "needs two kernels")
 sim_cli_test(measurable_directory 2 "~measurable: .*: read failed: Is a directory"
   measurable @measurable)
+# Audit: traps = -5 in a case was read as "not given" (the counts'
+# difference) where sim measurable --traps -5 is refused
+sim_cli_test(validate_measurable_negative_traps 2
+  "~measneg.case:6: traps = -5: expected a whole count from 0 to 1e\\+15"
+  validate measneg --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

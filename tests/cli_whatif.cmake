@@ -364,3 +364,10 @@ sim_cli_test(validate_scaled_hcall_kept 0
 sim_cli_test(validate_wide_columns 0
   "~^type {13}count ref {5}count new {6}err {8}sum ref {8}sum new"
   validate hugescaled --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# Audit: `sim validate A B | head` killed sim by SIGPIPE in the middle of
+# B, its scratch directory left in TMPDIR
+add_test(NAME cli_validate_sigpipe
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_sigpipe.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}/tests/data/cases
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_sigpipe PROPERTIES TIMEOUT 60)

@@ -73,8 +73,8 @@ static void help(FILE *f)
         "\n"
         "exit codes: 0 every case within its budget (skipped ones do not count),\n"
         "1 a case outside its budget, 2 bad usage, a bad case file or a step\n"
-        "that failed, 130/143/129 interrupted (Ctrl-C, SIGTERM, SIGHUP: the\n"
-        "running case's scratch directory is removed).\n");
+        "that failed, 130/143/129/141 interrupted (Ctrl-C, SIGTERM, SIGHUP,\n"
+        "SIGPIPE: the running case's scratch directory is removed).\n");
 }
 
 const char *vcase_get(const vcase *c, const char *key)
@@ -135,9 +135,10 @@ sim_err vcase_num(const vcase *c, const char *key, double dflt, double *v)
     return SIM_OK;
 }
 
-/* Ctrl-C, a batch scheduler's SIGTERM, a closed terminal's SIGHUP: the
- * step running is stopped, the case ends, its scratch directory (a 10M-exit
- * case's is 300 MB) is removed, and sim exits 128 + the signal. */
+/* Ctrl-C, a batch scheduler's SIGTERM, a closed terminal's SIGHUP, the
+ * reader of the output gone (SIGPIPE): the step running is stopped, the
+ * case ends, its scratch directory (a 10M-exit case's is 300 MB) is
+ * removed, and sim exits 128 + the signal. */
 static volatile sig_atomic_t v_stop;
 static volatile sig_atomic_t v_child; /* the step's pid, 0 when none */
 
@@ -514,7 +515,7 @@ int cli_validate(int argc, char **argv)
         }
     int rc = 0;
     json_t *jcases = json_array();
-    struct sigaction sa, old_int, old_term, old_hup;
+    struct sigaction sa, old_int, old_term, old_hup, old_pipe;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
     sa.sa_flags = SA_RESTART;
@@ -523,6 +524,9 @@ int cli_validate(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
+    /* the reader of a pipe gone (sim validate | head): the write's SIGPIPE
+     * killed sim in the middle of a case, its scratch directory left */
+    sigaction(SIGPIPE, &sa, &old_pipe);
     for (int i = 0; i < n && !v_stop; i++) {
         static vcase c;
         sim_err e = load_case(&c, dir, names[i]);
@@ -577,6 +581,7 @@ int cli_validate(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     if (v_stop) {
         /* no verdict for the cases not run, nor a JSON document that
          * would read as the whole run */

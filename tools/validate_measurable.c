@@ -33,9 +33,27 @@ sim_err validate_measurable(vcase *c, vstatus *st, char *verdict,
         (e = vcase_num(c, "cost.lo_ns", 0, &lo)) != SIM_OK ||
         (e = vcase_num(c, "cost.hi_ns", 0, &hi)) != SIM_OK)
         return e;
-    if (vcpus < 1 || vcpus != floor(vcpus))
+    if (vcpus < 1 || vcpus > 4096 || vcpus != floor(vcpus))
         return vcase_fail(c, "vcpus", "vcpus = %g: expected a whole number "
-                                      ">= 1", vcpus);
+                                      "from 1 to 4096", vcpus);
+    /* as sim measurable's --traps and --cost-ns: a negative count was
+     * read as "not given" (the counts' difference), silently */
+    if (vcase_get(c, "traps") &&
+        !(o.extra_traps >= 0 && o.extra_traps <= MEAS_MAX_TRAPS &&
+          o.extra_traps == floor(o.extra_traps)))
+        return vcase_fail(c, "traps", "traps = %g: expected a whole count "
+                          "from 0 to %.0e", o.extra_traps, MEAS_MAX_TRAPS);
+    static const char *const ck[] = {"cost.lo_ns", "cost.hi_ns"};
+    for (int i = 0; i < 2; i++) {
+        double x = i ? hi : lo;
+        if (vcase_get(c, ck[i]) && !(x > 0 && x <= MEAS_MAX_COST_NS))
+            return vcase_fail(c, ck[i], "%s = %g: expected a cost in ns, "
+                              "0 < %s <= %.0e", ck[i], x, ck[i],
+                              MEAS_MAX_COST_NS);
+    }
+    if (vcase_get(c, "cost.lo_ns") && vcase_get(c, "cost.hi_ns") && lo > hi)
+        return vcase_fail(c, "cost.hi_ns", "cost.hi_ns = %g below cost.lo_ns "
+                          "= %g", hi, lo);
     if (!(o.alpha > 0 && o.alpha < 0.5))
         return vcase_fail(c, "alpha", "alpha = %g: expected a level in "
                                       "(0, 0.5)", o.alpha);
