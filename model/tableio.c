@@ -691,12 +691,60 @@ static const char *const debugfs_header[] = {"type", "count", "min",
                                              "max",  "sum",   "sum_squared"};
 #define DEBUGFS_HEADER "type count min max sum sum_squared"
 
+/* An unused row's min is the kernel's initial 0xFFFFFFFF, divided by the
+ * timebase's ticks per usec in 3.1+: the file says which form it is, and
+ * at which timebase. Read as the other, every row's spread was off by the
+ * factor, silently unless a row happened to contradict itself. Checked
+ * over the rows (a copy of the lexer after the header) before any is
+ * read, so that this, the cause, is what the message names. */
+static sim_err debugfs_unused_min(lex y, double tb_per_usec)
+{
+    double unused = tb_per_usec > 0 ? floor(4294967295.0 / tb_per_usec)
+                                    : 4294967295.0;
+    while (next_content(&y)) {
+        tok tk[7];
+        table_row r = blank_row();
+        if (split_ws(y.line, tk, 7) != 6 || get_count(&y, tk[1], false,
+                                                      &r.count) ||
+            get_num(&y, tk[2], false, false, "min", &r.min) ||
+            get_num(&y, tk[3], false, false, "max", &r.max) ||
+            get_num(&y, tk[4], false, false, "sum", &r.sum)) {
+            sim_clear_error(); /* the row's own problem: named when read */
+            continue;
+        }
+        if (r.count != 0 || r.max != 0 || r.sum != 0 || !(r.min > 0) ||
+            r.min == unused)
+            continue;
+        char how[96], tn[16];
+        double n = floor(4294967295.0 / r.min);
+        if (r.min == 4294967295.0)
+            snprintf(how, sizeof how, "a 2.6.29-2.6.37 file's (no "
+                                      "--tb-per-usec)");
+        else
+            snprintf(how, sizeof how, "a 3.1+ file's of %.0f ticks per usec "
+                                      "(--tb-per-usec %.0f)", n, n);
+        snprintf(tn, sizeof tn, "%.*s", (int)(tk[0].n < 15 ? tk[0].n : 15),
+                 tk[0].s);
+        return sim_fail(SIM_ERR_FORMAT,
+                        "%s:%u: %s: unused, its min %.0f is 0xFFFFFFFF as "
+                        "%s, not %.0f as read with %s (a validation case: "
+                        "its accounting and the params' core_hz)",
+                        y.name, y.lineno, tn, r.min, how, unused,
+                        tb_per_usec > 0 ? "this --tb-per-usec"
+                                        : "no --tb-per-usec");
+    }
+    return SIM_OK;
+}
+
 static sim_err parse_debugfs(table *t, lex *x, double tb_per_usec)
 {
     if (!next_content(x))
         return expected_eof(x, "header '" DEBUGFS_HEADER "'");
     if (!is_header(x->line, debugfs_header, 6))
         return expected(x, "header '" DEBUGFS_HEADER "'", trim(x->line));
+    sim_err ue = debugfs_unused_min(*x, tb_per_usec);
+    if (ue != SIM_OK)
+        return ue;
     while (next_content(x)) {
         tok tk[7];
         size_t n = split_ws(x->line, tk, 7);

@@ -90,7 +90,20 @@ sim_cli_test(table_noguest_time_pct_of_printed_total 0
 # tick x usec) broke it, and calibrate fitted DEC's stddev to 5704 usec
 sim_cli_test(table_debugfs_31_without_tb 2
   "~MMIO: stddev .* more than samples between min .* can spread .*--tb-per-usec"
+  table show @table_debugfs31_nounused.txt)
+# Audit: an unused row's min is 0xFFFFFFFF, divided by the ticks per usec
+# in 3.1+: the file names its form and timebase, and a reading at another
+# (no --tb-per-usec, or a wrong one: every row's spread off by the factor,
+# silently unless a row contradicted itself) is refused with the right one
+sim_cli_test(table_debugfs_unused_min_names_tb 2
+  "~table_pv_debugfs_tb667.txt:15: HALT: unused, its min 6439231 is 0xFFFFFFFF as a 3\\.1\\+ file's of 667 ticks per usec \\(--tb-per-usec 667\\), not 4294967295"
   table show @../golden/table_pv_debugfs_tb667.txt)
+sim_cli_test(table_debugfs_unused_min_wrong_tb 2
+  "~HALT: unused, its min 6439231 .* 667 ticks per usec .*not 5368709 as read with this --tb-per-usec"
+  table show @../golden/table_pv_debugfs_tb667.txt --tb-per-usec 800)
+sim_cli_test(table_debugfs_2629_read_as_31 2
+  "~unused, its min 4294967295 is 0xFFFFFFFF as a 2\\.6\\.29-2\\.6\\.37 file's \\(no --tb-per-usec\\)"
+  table show @table_emul_debugfs.txt --tb-per-usec 667)
 sim_cli_test(table_debugfs_31_with_tb 0 "~^EMULINST "
   table show @../golden/table_pv_debugfs_tb667.txt --tb-per-usec 667)
 sim_cli_test(calibrate_debugfs_31_refused 2 "~--tb-per-usec"

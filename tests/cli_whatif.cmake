@@ -308,11 +308,10 @@ add_test(NAME cli_whatif_output_is_a_table
           sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_whatif_output_is_a_table PROPERTIES TIMEOUT 60)
-# Audit: a 3.1+ debugfs table read at another clock than its own names the
-# case's key (params core_hz), not only the command line's --tb-per-usec;
-# the message no longer fits 200 bytes (it was cut)
+# Audit: a 3.1+ debugfs table read at another clock than its own: its
+# unused rows' min names its timebase, and the message the case's keys
 sim_cli_test(validate_dbg31_wrong_clock 2
-  "~table_nopv_debugfs_tb667.txt:17: FP_UNAVAIL: stddev .* needs its timebase ticks per usec: --tb-per-usec, a validation case's params core_hz\\)"
+  "~table_nopv_debugfs_tb667.txt:15: HALT: unused, its min 6439231 is 0xFFFFFFFF as a 3\\.1\\+ file's of 667 ticks per usec .*not 12897799 as read with this --tb-per-usec \\(a validation case: its accounting and the params' core_hz\\)"
   validate dbg31clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # Audit: fold = 0 against a table in the seed's layout compared its
 # EMULINST (every emulation) with the prediction's EMULINST alone (-99%)
