@@ -49,6 +49,8 @@ typedef struct pdraw_band {
     bool present[EXIT__COUNT];       /* the row in every draw */
     double base_total[4];            /* the untransformed model's total
                                         at the same draws */
+    double handled[4], base_handled[4]; /* the same of the exit rows only
+                                           (TIMEINGUEST left out) */
 } pdraw_band;
 
 /* Runs `sim whatif` n times on trace with the transform spec (a fresh

@@ -24,6 +24,16 @@ static void spread(const double *x, unsigned n, double *o)
     o[3] = hi;
 }
 
+/* a table's exit rows' time, TIMEINGUEST left out */
+static double handled(const table *t)
+{
+    double h = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (i != EXIT_TIMEINGUEST && t->rows[i].present)
+            h += t->rows[i].sum;
+    return h;
+}
+
 sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
                        const whatif_opts *wo, const pdraw *d, unsigned n,
                        unsigned long seed, bool fold,
@@ -35,10 +45,11 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         return sim_fail(SIM_ERR_RANGE, "parameter draws: %u, expected at "
                                        "least 2 (a spread needs two)", n);
     double *tot = calloc(n, sizeof *tot), *btot = calloc(n, sizeof *btot);
+    double *hnd = calloc(n, sizeof *hnd), *bhnd = calloc(n, sizeof *bhnd);
     double *sum = calloc((size_t)n * EXIT__COUNT, sizeof *sum);
     double *cnt = calloc((size_t)n * EXIT__COUNT, sizeof *cnt);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    sim_err e = tot && btot && sum && cnt && r
+    sim_err e = tot && btot && hnd && bhnd && sum && cnt && r
                     ? SIM_OK
                     : sim_fail(SIM_ERR_NOMEM, "parameter draws: out of memory");
     if (r)
@@ -62,7 +73,9 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
             break;
         stats_to_table(&sb, &raw);
         btot[k] = raw.traced_usec;
+        bhnd[k] = handled(&raw);
         stats_to_table(&sp, &raw);
+        hnd[k] = handled(&raw);
         if (fold)
             table_fold_emul(&raw, &tab);
         else
@@ -79,6 +92,8 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         b->n = n;
         spread(tot, n, b->total);
         spread(btot, n, b->base_total);
+        spread(hnd, n, b->handled);
+        spread(bhnd, n, b->base_handled);
         for (int t = 0; t < EXIT__COUNT; t++) {
             spread(sum + (size_t)t * n, n, b->sum[t]);
             spread(cnt + (size_t)t * n, n, b->count[t]);
@@ -90,5 +105,7 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     free(sum);
     free(tot);
     free(btot);
+    free(hnd);
+    free(bhnd);
     return e;
 }

@@ -375,3 +375,8 @@ set_tests_properties(cli_validate_sigpipe PROPERTIES TIMEOUT 60)
 # without a verdict; refused before any case runs
 sim_cli_test(validate_plot_not_writable 2 "~--plot /proc: cannot write there"
   validate relfile --cases ${CMAKE_SOURCE_DIR}/tests/data/cases --plot /proc)
+# ... against a table without guest time (perf): the spread and the error
+# are of the handled time, as the comparison's total is
+sim_cli_test(validate_param_draws_perf_handled 0
+  "~parameter draws: 4 of the calibrated point \\(its 1-sigmas and correlations\\): handled time sd [0-9.]+%.* the handled time's error is [-+][0-9.]+ sd"
+  validate pdrawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

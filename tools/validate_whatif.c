@@ -816,21 +816,27 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
                        const pdraw_band *b, const tcmp *cmp)
 {
     char buf[700];
-    double rel = b->total[1] / b->total[0];
+    /* the comparison's total: the traced duration, or the exit rows' time
+     * against a table without guest time (perf) */
+    const double *tot = cmp->handled ? b->handled : b->total;
+    const double *base = cmp->handled ? b->base_handled : b->base_total;
+    const char *what = cmp->handled ? "handled time" : "total";
+    double rel = tot[1] / tot[0];
     int n = snprintf(buf, sizeof buf, "parameter draws: %u of the calibrated "
-                     "point (its 1-sigmas and correlations): total sd "
+                     "point (its 1-sigmas and correlations): %s sd "
                      "%.2f%% (draws %+.2f%% .. %+.2f%% of their mean; the "
-                     "untransformed model's total at the same draws: sd "
-                     "%.2f%%); the total's error is %+.1f sd", b->n,
-                     100 * rel, 100 * (b->total[2] / b->total[0] - 1),
-                     100 * (b->total[3] / b->total[0] - 1),
-                     100 * b->base_total[1] / b->base_total[0],
+                     "untransformed model's %s at the same draws: sd "
+                     "%.2f%%); the %s's error is %+.1f sd", b->n, what,
+                     100 * rel, 100 * (tot[2] / tot[0] - 1),
+                     100 * (tot[3] / tot[0] - 1), what,
+                     100 * base[1] / base[0], what,
                      rel > 0 ? cmp->err_total / rel : INFINITY);
     json_t *jb = json_object(), *jr = json_object();
     json_object_set_new(jb, "draws", json_integer(b->n));
     json_object_set_new(jb, "total_sd_pct", json_real(100 * rel));
     json_object_set_new(jb, "untransformed_total_sd_pct",
-                        json_real(100 * b->base_total[1] / b->base_total[0]));
+                        json_real(100 * base[1] / base[0]));
+    json_object_set_new(jb, "handled_only", json_boolean(cmp->handled));
     const char *sep = "; sum sd (err in sd) of the rows >= the threshold: ";
     for (int i = 0; i < cmp->n; i++) {
         int t = cmp->order[i];
