@@ -553,9 +553,11 @@ static sim_err like_emit(like_ctx *c, int row, exit_type t, uint32_t word)
  * T/2 - min each, nor than its squared deviations, N stddev^2, leave room
  * for at (T/2 - avg)^2 each: the least any waits averaging T/2 add (all
  * of that one length; a spread adds more, so a guest whose waits are of
- * a narrow phase is not cut). The other exits' share of both is >= 0. */
+ * a narrow phase is not cut). The other exits' share of both is >= 0.
+ * Nor more than one a tick period of the table's traced duration (when
+ * it has one). */
 static double like_waits_bound(const table_row *r, uint64_t n,
-                               double guest_hz)
+                               double guest_hz, double traced)
 {
     if (!(guest_hz > 0) || !r->present || r->count == 0 ||
         !isfinite(r->stddev) || !isfinite(r->avg) || !isfinite(r->min))
@@ -566,7 +568,42 @@ static double like_waits_bound(const table_row *r, uint64_t n,
         bound = N * r->stddev * r->stddev / dev;
     if (T / 2 > r->min)
         bound = fmin(bound, N * (a - r->min) / (T / 2 - r->min));
+    /* and a wait ends at a tick: one a period of the table's duration at
+     * most (an idle-heavy guest's waits come back to back, each nearly a
+     * period long, not half of one) */
+    if (isfinite(traced) && traced > 0)
+        bound = fmin(bound, traced / T);
     return bound * (double)n / N;
+}
+
+/* The fewest idle waits table row r (n of its exits in the trace) needs:
+ * its other emulations cost on average no more than the table's costliest
+ * shadow-mapping path (the ITLBVIRT and DTLBVIRT rows' avg: a miss maps a
+ * page, more work than one emulated instruction; in every table we have
+ * the emulation row's avg is about half of theirs), so the row's time
+ * above that cost, N (avg - a), is waits' of T/2 - a each. 0 when the
+ * row's avg is below a, the table has neither VIRT row, or no tick rate;
+ * *other gets a (NAN without it). A guest that idles more than the
+ * profile's (an idle-heavy board) gets at least the waits its table's
+ * time demands instead of the profile's share. */
+static double like_waits_floor(const table *hw, int r, uint64_t n,
+                               double guest_hz, double *other)
+{
+    const table_row *w = &hw->rows[r];
+    double a = NAN;
+    for (int v = 0; v < 2; v++) {
+        const table_row *t = &hw->rows[v ? EXIT_DTLBVIRT : EXIT_ITLBVIRT];
+        if (t->present && t->count > 0 && isfinite(t->avg))
+            a = isfinite(a) ? fmax(a, t->avg) : t->avg;
+    }
+    *other = a;
+    if (!(guest_hz > 0) || !isfinite(a) || !w->present || w->count == 0 ||
+        !isfinite(w->avg) || w->avg <= a)
+        return 0;
+    double T = 1e6 / guest_hz;
+    if (T / 2 <= a)
+        return 0;
+    return (double)n * (w->avg - a) / (T / 2 - a);
 }
 
 sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
@@ -632,10 +669,14 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
         for (int m = 0; m < EXIT__COUNT; m++)
             outside -= c.hq * (double)left[m] * c.hmean[m][r];
         double share = fmax(0, outside) * c.long_frac[r];
-        double bound = like_waits_bound(&hw->rows[r], left[r], o->guest_hz);
+        double bound = like_waits_bound(&hw->rows[r], left[r], o->guest_hz,
+                                        hw->traced_usec);
+        double floor_ = like_waits_floor(hw, r, left[r], o->guest_hz,
+                                         &rep->waits_other[r]);
         rep->waits_share[r] = share;
         rep->waits_bound[r] = bound;
-        c.nlong[r] = (uint64_t)llround(fmin(share, bound));
+        rep->waits_floor[r] = floor_;
+        c.nlong[r] = (uint64_t)llround(fmin(fmax(share, floor_), bound));
     }
     for (int t = 0; t < EXIT__COUNT; t++) {
         bool detail = left[t] == 0 || p->count[t] > 0 ||

@@ -74,9 +74,12 @@ typedef struct synth_like_report {
     /* per table row mixing idle waits (EMUL_WAIT, whose time is the
      * guest's idle to its next tick, not a handler's) with other
      * emulations: the waits the profile's share gives the row, the most
-     * the row's stddev and sum can hold (INFINITY: no bound), and the
-     * number written (the smaller, rounded: a count, not a draw) */
+     * the row's stddev and sum can hold (INFINITY: no bound), the fewest
+     * its time needs (waits_floor, with the cost it assumes of the other
+     * emulations, waits_other), and the number written (the share within
+     * floor and bound, rounded: a count, not a draw) */
     double waits_share[EXIT__COUNT], waits_bound[EXIT__COUNT];
+    double waits_floor[EXIT__COUNT], waits_other[EXIT__COUNT];
     uint64_t waits[EXIT__COUNT];
     uint64_t gtlb_writes;
     uint64_t handlers;      /* misses whose refill handler wrote exits */

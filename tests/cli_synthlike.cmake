@@ -113,6 +113,17 @@ sim_cli_test(synth_like_waits_no_room 0
   trace synth --like @table_emul_narrow.txt --guest-hz 100 -o like_w.bin)
 sim_cli_test(synth_like_waits_share 0 "~synth: EMULINST: [0-9]+ idle waits, the profile's share"
   trace synth --like ${NOPV} --exits 100k -o like_w2.bin)
+# An idle-heavy guest's table (tests/data/table_idle*.txt, hand-made): its
+# EMULINST row's time needs far more waits than the profile's share (17),
+# if its other emulations cost no more than its VIRT misses; at most one a
+# tick period of the table's duration (the profile's share was written:
+# the calibrated model ended -88% on the first table)
+sim_cli_test(synth_like_waits_floor 0
+  "~EMULINST row \\(20000 exits, avg 100 usec\\) needs at least 740.0 idle waits of a guest ticking at 250 Hz if its other emulations cost no more than the table's VIRT misses \\(27 usec\\). the profile's share would give 16.8: 740 written"
+  trace synth --like @table_idlesome.txt --seed 1 -o like_idle1.bin)
+sim_cli_test(synth_like_waits_one_a_period 0
+  "~needs at least 2767.4 idle waits .* and holds at most 1665.9 \\(its spread, its time, one a tick period\\). the profile's share would give 16.8: 1666 written"
+  trace synth --like @table_idleheavy.txt --seed 1 -o like_idle2.bin)
 sim_cli_test(synth_guest_hz_bad 2 "~--guest-hz: expected a tick rate from 1 to 10000 Hz, got '0'"
   trace synth --like @table_emul_narrow.txt --guest-hz 0 -o like_w.bin)
 sim_cli_test(synth_guest_hz_needs_like 2 "~--guest-hz needs --like TABLE"

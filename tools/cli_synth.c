@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,7 +156,34 @@ static int synth_like(const char *like, const char *mix,
     for (int r = 0; r < EXIT__COUNT; r++) {
         if (!(rep.waits_share[r] > 0))
             continue;
-        if (rep.waits_bound[r] < rep.waits_share[r]) {
+        if (rep.waits_floor[r] > rep.waits_share[r] &&
+            rep.waits_floor[r] <= rep.waits_bound[r]) {
+            const table_row *tr = &t.rows[r];
+            fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g "
+                    "usec) needs at least %.1f idle waits of a guest "
+                    "ticking at %g Hz if its other emulations cost no more "
+                    "than the table's VIRT misses (%g usec); the profile's "
+                    "share would give %.1f: %llu written "
+                    "(docs/calibration.md)\n",
+                    exit_name((exit_type)r), (unsigned long long)tr->count,
+                    tr->avg, rep.waits_floor[r], guest_hz,
+                    rep.waits_other[r], rep.waits_share[r],
+                    (unsigned long long)rep.waits[r]);
+        } else if (rep.waits_bound[r] < rep.waits_floor[r] &&
+                   rep.waits_floor[r] > rep.waits_share[r]) {
+            const table_row *tr = &t.rows[r];
+            fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g "
+                    "usec) needs at least %.1f idle waits of a guest "
+                    "ticking at %g Hz if its other emulations cost no more "
+                    "than the table's VIRT misses (%g usec), and holds at "
+                    "most %.1f (its spread, its time, one a tick period); "
+                    "the profile's share would give %.1f: %llu written "
+                    "(docs/calibration.md)\n",
+                    exit_name((exit_type)r), (unsigned long long)tr->count,
+                    tr->avg, rep.waits_floor[r], guest_hz,
+                    rep.waits_other[r], rep.waits_bound[r],
+                    rep.waits_share[r], (unsigned long long)rep.waits[r]);
+        } else if (rep.waits_bound[r] < rep.waits_share[r]) {
             const table_row *tr = &t.rows[r];
             fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g, "
                     "stddev %g, max %g usec) holds at most %.1f idle waits "
