@@ -3,35 +3,17 @@
  * the timed platform with it). */
 #include "pdraw.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* mean, sd, min, max of x[0..n-1] into o */
+#include <gsl/gsl_statistics_double.h>
+
+/* mean, sd (n - 1), min, max of x[0..n-1] into o (GSL statistics) */
 static void spread(const double *x, unsigned n, double *o)
 {
-    double m = 0, q = 0, lo = INFINITY, hi = -INFINITY;
-    for (unsigned k = 0; k < n; k++) {
-        m += x[k] / n;
-        lo = fmin(lo, x[k]);
-        hi = fmax(hi, x[k]);
-    }
-    for (unsigned k = 0; k < n; k++)
-        q += (x[k] - m) * (x[k] - m);
-    o[0] = m;
-    o[1] = n > 1 ? sqrt(q / (n - 1)) : 0;
-    o[2] = lo;
-    o[3] = hi;
-}
-
-/* a table's exit rows' time, TIMEINGUEST left out */
-static double handled(const table *t)
-{
-    double h = 0;
-    for (int i = 0; i < EXIT__COUNT; i++)
-        if (i != EXIT_TIMEINGUEST && t->rows[i].present)
-            h += t->rows[i].sum;
-    return h;
+    o[0] = gsl_stats_mean(x, 1, n);
+    o[1] = n > 1 ? gsl_stats_sd_m(x, 1, n, o[0]) : 0;
+    gsl_stats_minmax(&o[2], &o[3], x, 1, n);
 }
 
 sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
@@ -73,9 +55,9 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
             break;
         stats_to_table(&sb, &raw);
         btot[k] = raw.traced_usec;
-        bhnd[k] = handled(&raw);
+        bhnd[k] = table_handled_usec(&raw);
         stats_to_table(&sp, &raw);
-        hnd[k] = handled(&raw);
+        hnd[k] = table_handled_usec(&raw);
         if (fold)
             table_fold_emul(&raw, &tab);
         else
