@@ -156,33 +156,25 @@ static int synth_like(const char *like, const char *mix,
     for (int r = 0; r < EXIT__COUNT; r++) {
         if (!(rep.waits_share[r] > 0))
             continue;
-        if (rep.waits_floor[r] > rep.waits_share[r] &&
-            rep.waits_floor[r] <= rep.waits_bound[r]) {
+        if (rep.waits_floor[r] > rep.waits_share[r]) {
+            /* the row's time needs more waits than the share: the floor
+             * set the count, or the bound cut it */
             const table_row *tr = &t.rows[r];
+            char cut[160] = "";
+            if (rep.waits_bound[r] < rep.waits_floor[r])
+                snprintf(cut, sizeof cut, ", and holds at most %.1f (its "
+                         "spread, its time, one a tick period)",
+                         rep.waits_bound[r]);
             fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g "
                     "usec) needs at least %.1f idle waits of a guest "
                     "ticking at %g Hz if its other emulations cost no more "
-                    "than the table's VIRT misses (%g usec); the profile's "
+                    "than the table's VIRT misses (%g usec)%s; the profile's "
                     "share would give %.1f: %llu written "
                     "(docs/calibration.md)\n",
                     exit_name((exit_type)r), (unsigned long long)tr->count,
                     tr->avg, rep.waits_floor[r], guest_hz,
-                    rep.waits_other[r], rep.waits_share[r],
+                    rep.waits_other[r], cut, rep.waits_share[r],
                     (unsigned long long)rep.waits[r]);
-        } else if (rep.waits_bound[r] < rep.waits_floor[r] &&
-                   rep.waits_floor[r] > rep.waits_share[r]) {
-            const table_row *tr = &t.rows[r];
-            fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g "
-                    "usec) needs at least %.1f idle waits of a guest "
-                    "ticking at %g Hz if its other emulations cost no more "
-                    "than the table's VIRT misses (%g usec), and holds at "
-                    "most %.1f (its spread, its time, one a tick period); "
-                    "the profile's share would give %.1f: %llu written "
-                    "(docs/calibration.md)\n",
-                    exit_name((exit_type)r), (unsigned long long)tr->count,
-                    tr->avg, rep.waits_floor[r], guest_hz,
-                    rep.waits_other[r], rep.waits_bound[r],
-                    rep.waits_share[r], (unsigned long long)rep.waits[r]);
         } else if (rep.waits_bound[r] < rep.waits_share[r]) {
             const table_row *tr = &t.rows[r];
             fprintf(stderr, "synth: the table's %s row (%llu exits, avg %g, "
