@@ -652,11 +652,12 @@ static void test_synth_like_rows_3x(void)
 }
 
 /* synth --like of a one-row (folded) EMULINST table with the profile
- * "w": 9,900 mfspr SPRG0 and 100 idle waits (mtmsr MSR[WE]), no misses.
- * Returns the idle waits written; rep as written. */
-static uint64_t synth_waits(double max, double avg, double sd,
-                            double guest_hz, uint64_t seed,
-                            synth_like_report *rep)
+ * "w": 9,900 mfspr SPRG0 and 100 idle waits (mtmsr MSR[WE]), no misses;
+ * the table's guest time is guest_usec over its 10,000 entries. Returns
+ * the idle waits written; rep as written. */
+static uint64_t synth_waits_gt(double max, double avg, double sd,
+                               double guest_hz, uint64_t seed,
+                               double guest_usec, synth_like_report *rep)
 {
     static char pt[4096];
     size_t n = (size_t)snprintf(
@@ -671,16 +672,17 @@ static uint64_t synth_waits(double max, double avg, double sd,
     static exitprof p;
     CU_ASSERT_EQUAL_FATAL(exitprof_parse(&p, pt, strlen(pt), "w.prof"),
                           SIM_OK);
-    /* EMULINST: 10000 exits from 10 usec; TIMEINGUEST 2 usec each */
+    /* EMULINST: 10000 exits from 10 usec; TIMEINGUEST guest_usec */
     char tt[512];
-    double sum = 10000 * avg, traced = sum + 20000;
+    double sum = 10000 * avg, traced = sum + guest_usec;
     snprintf(tt, sizeof tt,
              "unit is usec\ntraced duration %.0f usec\n"
              "type count min max sum avg stddev time%%\n"
              "EMULINST 10000 10 %.0f %.0f %.4f %.4f %.2f\n"
-             "TIMEINGUEST 10000 1 3 20000 2 0.5 %.2f\n",
+             "TIMEINGUEST 10000 0 %.0f %.0f %.4f 0.5 %.2f\n",
              traced, max, sum, avg, sd, 100 * sum / traced,
-             100 * 20000 / traced);
+             2 * guest_usec / 10000, guest_usec, guest_usec / 10000,
+             100 * guest_usec / traced);
     table t;
     CU_ASSERT_EQUAL_FATAL(table_parse(&t, tt, strlen(tt), TFMT_KVM, "w"),
                           SIM_OK);
@@ -695,6 +697,15 @@ static uint64_t synth_waits(double max, double avg, double sd,
     CU_ASSERT_EQUAL(rep->count[EXIT_EMULINST], 10000);
     CU_ASSERT_EQUAL(rep->waits[EXIT_EMULINST], waits);
     return waits;
+}
+
+/* ... with 1 s of guest time: a run long enough for 100 tick periods of
+ * 10 ms and more, so that one wait a period does not bind */
+static uint64_t synth_waits(double max, double avg, double sd,
+                            double guest_hz, uint64_t seed,
+                            synth_like_report *rep)
+{
+    return synth_waits_gt(max, avg, sd, guest_hz, seed, 1e6, rep);
 }
 
 /* A table whose EMULINST row has no room for an idle wait (max 46 usec,
@@ -727,6 +738,11 @@ static void test_synth_like_waits_bounded_and_counted(void)
         CU_ASSERT_EQUAL(synth_waits(9000, 60, 3000, 100, seed, &rep), 100);
         CU_ASSERT_EQUAL(synth_waits(46, 17.6, 3.4, 0, seed, &rep), 100);
         CU_ASSERT(isinf(rep.waits_bound[EXIT_EMULINST]));
+        /* a wait ends at a tick: a 0.62 s table (0.6 s of it the row's)
+         * holds 62 periods of 10 ms, so 62 waits, not the share's 100 */
+        CU_ASSERT_EQUAL(
+            synth_waits_gt(9000, 60, 3000, 100, seed, 20000, &rep), 62);
+        CU_ASSERT(fabs(rep.waits_bound[EXIT_EMULINST] - 62) < 1e-9);
     }
 }
 
