@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "cli.h"
 #include "cli_plotcmp.h"
 #include "outfile.h"
@@ -1308,12 +1310,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     }
     if (n_runs > 1 && isfinite(cal_fit[1])) {
         /* each seed calibrated on its own table: how well each fit it */
-        double lo = INFINITY, hi = -INFINITY, mean = 0;
-        for (unsigned k = 0; k < n_runs; k++) {
-            lo = fmin(lo, cal_fit[k]);
-            hi = fmax(hi, cal_fit[k]);
-            mean += cal_fit[k] / n_runs;
-        }
+        double lo, hi, mean = gsl_stats_mean(cal_fit, 1, n_runs);
+        gsl_stats_minmax(&lo, &hi, cal_fit, 1, n_runs);
         char buf[200];
         snprintf(buf, sizeof buf, "each %s calibrated model on %s "
                                   "table: total %+.2f%% .. %+.2f%%, mean "
@@ -1361,18 +1359,18 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (e == SIM_OK && n_runs > 1) {
         /* the spread: each run's own total error */
         json_t *js = json_array();
-        double mean = 0, sq = 0, lo = INFINITY, hi = -INFINITY;
         unsigned h = table_handled_only(&meas) ? n_runs : 0;
+        /* each run's error, in place of its predicted total (not read
+         * again) */
+        double *x = tot_pred + h;
         for (unsigned k = 0; k < n_runs; k++) {
-            double x = 100.0 * (tot_pred[h + k] - tot_meas[h + k]) /
-                       tot_meas[h + k];
-            json_array_append_new(js, json_real(x));
-            mean += x / n_runs;
-            sq += x * x / n_runs;
-            lo = fmin(lo, x);
-            hi = fmax(hi, x);
+            x[k] = 100.0 * (tot_pred[h + k] - tot_meas[h + k]) /
+                   tot_meas[h + k];
+            json_array_append_new(js, json_real(x[k]));
         }
-        double sd = sqrt(fmax(0, (sq - mean * mean) * n_runs / (n_runs - 1)));
+        double lo, hi, mean = gsl_stats_mean(x, 1, n_runs);
+        double sd = gsl_stats_sd_m(x, 1, n_runs, mean);
+        gsl_stats_minmax(&lo, &hi, x, 1, n_runs);
         json_object_set_new(json, "per_seed_total_err_pct", js);
         char buf[200];
         snprintf(buf, sizeof buf, "%s: %s error "
