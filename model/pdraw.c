@@ -244,6 +244,11 @@ double pdraw_ess_floor(unsigned n)
     return fmax(2, n / 4.0);
 }
 
+double pdraw_noise_ess(unsigned n, double x)
+{
+    return n * exp(-(x / 2) * (x / 2));
+}
+
 bool pdraw_within_chi2(double cost, double cost_fit, double resvar, int k,
                        double *q)
 {

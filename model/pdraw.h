@@ -89,6 +89,10 @@ double pdraw_weights(const double *lw, unsigned n, double *w);
 /* ESS below which weighted numbers are not to be trusted: a quarter of
  * the draws, at least 2 */
 double pdraw_ess_floor(unsigned n);
+/* The ESS that noise of sd x on each draw's excess 2 (S - S_fit) / s^2
+ * alone leaves of n draws: log weights of sd x / 2, lognormal weights,
+ * n exp(-(x / 2)^2). */
+double pdraw_noise_ess(unsigned n, double x);
 /* Weighted mean and sd of x[0..n-1] into o[0], o[1] (GSL's
  * gsl_stats_wmean and gsl_stats_wsd_m: the sd unbiased for reliability
  * weights, sum w / ((sum w)^2 - sum w^2) x sum w (x - mean)^2, so 0/1
@@ -107,6 +111,7 @@ bool pdraw_within_chi2(double cost, double cost_fit, double resvar, int k,
  * traced duration, the draws' mean, sd (n - 1), min and max of the sum
  * (usec) and count. */
 #define PDRAW_MAX 1000 /* draws in a band */
+#define PDRAW_NOISE_SEEDS 8
 
 /* Mean and sd of the same quantities under weights (NAN where there is
  * no sd: one draw carries all the weight). */
@@ -141,6 +146,12 @@ typedef struct pdraw_band {
     unsigned long tries;       /* deviations drawn for the n draws (n /
                                   tries: the Gaussian's mass inside the
                                   ranges) */
+    /* the model's own noise: the objective at the point itself with the
+     * model's seed + 1 .. + PDRAW_NOISE_SEEDS (parameters that change how
+     * many random numbers the model draws move the objective by as much:
+     * common random numbers hold only for the others) */
+    double cost_seed[PDRAW_NOISE_SEEDS];
+    double noise_sd;           /* sd of 2 (S_seed - S_fit) / s^2 */
     double ess;
     pdraw_view wv, cv;         /* weighted; within the quantile */
 } pdraw_band;

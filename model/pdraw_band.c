@@ -66,6 +66,14 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     b->k = d->n;
     if (obj && e == SIM_OK)
         e = calib_objective_at(obj, at, &b->cost_fit);
+    for (int k = 0; obj && e == SIM_OK && k < PDRAW_NOISE_SEEDS; k++) {
+        p = *at;
+        double sd = at->v[PARAM_seed] + k + 1;
+        if (sd > param_max(PARAM_seed))
+            sd = at->v[PARAM_seed] - k - 1;
+        p.v[PARAM_seed] = sd;
+        e = calib_objective_at(obj, &p, &b->cost_seed[k]);
+    }
     for (unsigned k = 0; k < n && e == SIM_OK; k++) {
         if (progress)
             progress(ctx, k + 1, n);
@@ -115,6 +123,10 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     }
     if (e == SIM_OK && b->weighted) {
         pdraw_within_chi2(0, 0, 1, b->k, &b->chi2q);
+        double xs[PDRAW_NOISE_SEEDS];
+        for (int k = 0; k < PDRAW_NOISE_SEEDS; k++)
+            xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+        b->noise_sd = gsl_stats_sd(xs, 1, PDRAW_NOISE_SEEDS);
         double *lw = calloc(n, sizeof *lw), *cw = calloc(n, sizeof *cw);
         if (!lw || !cw)
             e = sim_fail(SIM_ERR_NOMEM, "parameter draws: out of memory");

@@ -231,6 +231,11 @@ static void test_ess_and_the_alternative(void)
     /* the floor: a quarter of the draws, at least 2 */
     CU_ASSERT_EQUAL(pdraw_ess_floor(16), 4);
     CU_ASSERT_EQUAL(pdraw_ess_floor(6), 2);
+    /* noise of sd x on the excess: log weights of sd x / 2; lognormal
+     * weights of log-sd t keep n exp(-t^2) */
+    CU_ASSERT_EQUAL(pdraw_noise_ess(16, 0), 16);
+    CU_ASSERT(fabs(pdraw_noise_ess(16, 2) - 16 * exp(-1)) < 1e-12);
+    CU_ASSERT(pdraw_noise_ess(16, 20) < 1e-40);
     /* a draw clamped onto a range's end is no point of the target */
     pdraw_point out = {.m2 = 1, .outside = 1, .tries = PDRAW_TRIES};
     CU_ASSERT(isinf(pdraw_log_weight(0, 0, 1, &out)));

@@ -1050,6 +1050,31 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
              ess);
     free(x);
     note(c, notes, "%s", buf);
+    /* the model's own noise on the objective: the point at other seeds */
+    double xs[PDRAW_NOISE_SEEDS], lo, hi;
+    json_t *jn = json_object(), *jx = json_array();
+    for (int k = 0; k < PDRAW_NOISE_SEEDS; k++) {
+        xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+        json_array_append_new(jx, json_real(xs[k]));
+    }
+    double nes = pdraw_noise_ess(b->n, b->noise_sd);
+    json_object_set_new(jn, "excess", jx);
+    json_object_set_new(jn, "sd", json_real(b->noise_sd));
+    json_object_set_new(jn, "ess_from_noise", json_real(nes));
+    json_object_set_new(jc, "model_noise", jn);
+    gsl_sort(xs, 1, PDRAW_NOISE_SEEDS);
+    gsl_stats_minmax(&lo, &hi, xs, 1, PDRAW_NOISE_SEEDS);
+    snprintf(buf, sizeof buf, "the model's own noise on that re-check: the "
+             "point itself at %d other seeds of the model has excess %.1f "
+             ".. %.1f, median %.1f, sd %.1f; noise of that sd alone leaves "
+             "an ESS of about %.2g of %u%s", PDRAW_NOISE_SEEDS, lo, hi,
+             gsl_stats_median_from_sorted_data(xs, 1, PDRAW_NOISE_SEEDS),
+             b->noise_sd, nes, b->n,
+             nes < pdraw_ess_floor(b->n)
+                 ? ": the weights and the quantile read the model's noise "
+                   "as much as the table"
+                 : "");
+    note(c, notes, "%s", buf);
     char lead[120];
     snprintf(lead, sizeof lead, "weighted draws (ESS %.1f of %u%s)", b->ess,
              b->n, trusted ? "" : ", too few to trust");
