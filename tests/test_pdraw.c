@@ -27,26 +27,36 @@ static void write_ini(const char *text)
     fclose(f);
 }
 
+/* The file text as the parameters file: its draws into d, its point into
+ * at, a generator seeded with seed (the caller frees both). */
+static gsl_rng *load(const char *text, pdraw *d, params *at, unsigned long seed)
+{
+    write_ini(text);
+    CU_ASSERT_EQUAL_FATAL(pdraw_load(d, ini), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(params_load_file(at, ini), SIM_OK);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    return r;
+}
+
 /* 20,000 draws around cpi = 2, qemu_mmio_usec = 100 with sigmas 0.1 and
  * 5 and correlation 0.8: the sample's sds and correlation are those. */
 static void test_draws_have_the_stated_covariance(void)
 {
-    write_ini("; cpi: +- 0.1 cycles/insn (1 sigma), start 1.2, default 1.2\n"
-              "cpi = 2\n"
-              "; qemu_mmio_usec: +- 5 usec (1 sigma), start 40, default 40\n"
-              "qemu_mmio_usec = 100\n"
-              "; corr cpi qemu_mmio_usec 0.800\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
+    static params at, p;
+    gsl_rng *r =
+        load("; cpi: +- 0.1 cycles/insn (1 sigma), start 1.2, default 1.2\n"
+             "cpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma), start 40, default 40\n"
+             "qemu_mmio_usec = 100\n"
+             "; corr cpi qemu_mmio_usec 0.800\n",
+             &d, &at, 7);
     CU_ASSERT_EQUAL(d.n, 2);
     CU_ASSERT_EQUAL(d.clipped, 0);
     /* a file without '; resvar' (sim calibrate before the weights) is
      * drawn from all the same; it has no weights */
     CU_ASSERT_TRUE(isnan(d.resvar));
-    static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 7);
     const int n = 20000;
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     for (int k = 0; k < n; k++) {
@@ -76,15 +86,12 @@ static void test_draws_have_the_stated_covariance(void)
  * again when it leaves it, not clamped onto the end. */
 static void test_draws_stay_in_range_and_whole(void)
 {
-    write_ini("; icache_miss_cycles: +- 30 cycles (1 sigma), start 50, "
-              "default 50\n"
-              "icache_miss_cycles = 10\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
     static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 1);
+    gsl_rng *r = load("; icache_miss_cycles: +- 30 cycles (1 sigma), start 50, "
+                      "default 50\n"
+                      "icache_miss_cycles = 10\n",
+                      &d, &at, 1);
     int at_zero = 0;
     unsigned long tries = 0;
     for (int k = 0; k < 2000; k++) {
@@ -111,20 +118,18 @@ static void test_draws_stay_in_range_and_whole(void)
  * draws are finite. */
 static void test_not_positive_definite_is_clipped(void)
 {
-    write_ini("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n"
-              "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
-              "; gfn_to_page_cycles: +- 20 cycles (1 sigma)\n"
-              "gfn_to_page_cycles = 300\n"
-              "; corr cpi qemu_mmio_usec 0.9\n"
-              "; corr cpi gfn_to_page_cycles 0.9\n"
-              "; corr qemu_mmio_usec gfn_to_page_cycles -0.9\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
-    CU_ASSERT(d.clipped >= 1);
     static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 3);
+    gsl_rng *r =
+        load("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
+             "; gfn_to_page_cycles: +- 20 cycles (1 sigma)\n"
+             "gfn_to_page_cycles = 300\n"
+             "; corr cpi qemu_mmio_usec 0.9\n"
+             "; corr cpi gfn_to_page_cycles 0.9\n"
+             "; corr qemu_mmio_usec gfn_to_page_cycles -0.9\n",
+             &d, &at, 3);
+    CU_ASSERT(d.clipped >= 1);
     pdraw_sample(&d, r, &at, &p);
     CU_ASSERT(isfinite(P(&p, cpi)) && isfinite(P(&p, qemu_mmio_usec)));
     gsl_rng_free(r);
@@ -158,8 +163,7 @@ static void test_bad_files_are_refused(void)
     refused("; cpi: +- 0.1 x (1 sigma)\n; corr cpi\n", SIM_ERR_FORMAT, where);
     snprintf(where, sizeof where, "%s:2: expected '; resvar S2' with S2 > 0",
              ini);
-    refused("; cpi: +- 0.1 x (1 sigma)\n; resvar -1\n", SIM_ERR_FORMAT,
-            where);
+    refused("; cpi: +- 0.1 x (1 sigma)\n; resvar -1\n", SIM_ERR_FORMAT, where);
     refused("; cpi: +- 0.1 x (1 sigma)\n; resvar none\n", SIM_ERR_FORMAT,
             where);
 }
@@ -170,24 +174,23 @@ static void test_bad_files_are_refused(void)
  * weights see nothing but the objective's departure from it. */
 static void test_linear_objective_weights_equal(void)
 {
-    write_ini("; cpi: +- 0.1 cycles/insn (1 sigma)\ncpi = 2\n"
-              "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
-              "; corr cpi qemu_mmio_usec -0.600\n"
-              "; resvar 0.004 (the residual variance)\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
-    CU_ASSERT_EQUAL(d.resvar, 0.004);
     static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 11);
+    gsl_rng *r =
+        load("; cpi: +- 0.1 cycles/insn (1 sigma)\ncpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
+             "; corr cpi qemu_mmio_usec -0.600\n"
+             "; resvar 0.004 (the residual variance)\n",
+             &d, &at, 11);
+    CU_ASSERT_EQUAL(d.resvar, 0.004);
     enum { N = 50 };
     double lw[N], w[N], far[N];
     const double s1 = 0.1, s2 = 5, rho = -0.6, fit = 0.25;
     for (int k = 0; k < N; k++) {
         pdraw_point pt;
         pdraw_sample_at(&d, r, &at, &p, &pt);
-        double x = (P(&p, cpi) - 2) / s1, y = (P(&p, qemu_mmio_usec) - 100) / s2;
+        double x = (P(&p, cpi) - 2) / s1,
+               y = (P(&p, qemu_mmio_usec) - 100) / s2;
         double q = (x * x - 2 * rho * x * y + y * y) / (1 - rho * rho);
         CU_ASSERT(fabs(q - pt.m2) < 1e-9 * (1 + q)); /* m2: the distance */
         double cost = fit + d.resvar * q / 2;
