@@ -145,10 +145,10 @@ add_test(NAME cli_synth_like_runs_replayed
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 # Other guests' tables calibrate (hand-made, tests/data): synth --like,
 # calibrate, and the calibrated model reproduces its own table. Measured
-# (2026-12-02): idle-some at its 30,100 exits -0.30% .. +0.08%, TIMEINGUEST
-# within 0.7% (seeds 1-3 at 200k: -0.80%, -0.21%, -0.56%), was -65.9% and
-# -91%; a guest of 20 usec an interval at 30k exits, seed 1: +3.0%,
-# TIMEINGUEST -0.5% (seeds 2, 3: -6.1%, -0.2%), was -22.0% and -43%.
+# (2026-12-02): idle-some at its 30,100 exits, seed 1, +0.08%, TIMEINGUEST
+# -0.6% (seeds 1-3 at 200k: -0.08%, -0.20%, -0.84%), was -65.9% and -91%;
+# a guest of 20 usec an interval at 30k exits, seed 1: +3.0%, TIMEINGUEST
+# -0.5% (seeds 2, 3: -6.1%, -0.2%), was -22.0% and -43%.
 add_test(NAME cli_selffit_idlesome
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/selffit_check.sh $<TARGET_FILE:sim>
           ${CMAKE_SOURCE_DIR}/tests/data/table_idlesome.txt 30100 1 3 3

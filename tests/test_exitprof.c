@@ -820,6 +820,14 @@ static void synth_runs(double avg, double sd, bool ticks_summed,
     *insns = si / k;
 }
 
+/* The trace's runs are the profile's, unscaled (mean 500 instructions). */
+static void assert_profile_runs(const synth_like_report *rep, double insns)
+{
+    CU_ASSERT_EQUAL(rep->run_scale, 1);
+    CU_ASSERT_EQUAL(rep->run_power, 1);
+    CU_ASSERT(fabs(insns - 500) < 15);
+}
+
 /* A table whose guest time a plausible guest CPI gives the profile's runs
  * (they book ~1.7 usec an interval at the default 1.5; 2.0 needs a CPI
  * near 2): the profile's runs, unscaled (mean 500 instructions). */
@@ -829,10 +837,8 @@ static void test_synth_like_runs_kept_where_a_cpi_fits(void)
     double mean, sd, insns;
     synth_runs(2.0, 3.0, false, &rep, &mean, &sd, &insns);
     CU_ASSERT_EQUAL(rep.runs, SYNTH_RUNS_KEPT);
-    CU_ASSERT_EQUAL(rep.run_scale, 1);
-    CU_ASSERT_EQUAL(rep.run_power, 1);
+    assert_profile_runs(&rep, insns);
     CU_ASSERT(rep.runs_lo < 2.0 && rep.runs_hi > 2.0);
-    CU_ASSERT(fabs(insns - 500) < 15);
     CU_ASSERT(fabs(mean - rep.runs_profile) < 0.05);
 }
 
@@ -867,9 +873,8 @@ static void test_synth_like_runs_shorter_than_the_entry(void)
     double mean, sd, insns;
     synth_runs(0.3, 0.2, true, &rep, &mean, &sd, &insns);
     CU_ASSERT_EQUAL(rep.runs, SYNTH_RUNS_ENTRY);
-    CU_ASSERT_EQUAL(rep.run_scale, 1);
+    assert_profile_runs(&rep, insns);
     CU_ASSERT(rep.runs_booked > 0.6);
-    CU_ASSERT(fabs(insns - 500) < 15);
 }
 
 static CU_TestInfo tests[] = {
