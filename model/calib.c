@@ -1235,6 +1235,64 @@ out:
     return e;
 }
 
+/* ---- the objective alone, at any point ---- */
+
+struct calib_objective {
+    fitctx c;
+    calib_opts o;
+    table hw;
+    calib_result r; /* the trace's counts, as calib_run's */
+};
+
+sim_err calib_objective_open(calib_objective **obp, const char *trace,
+                             const table *hw, stats_unit unit)
+{
+    *obp = NULL;
+    calib_objective *ob = calloc(1, sizeof *ob);
+    if (!ob)
+        return sim_fail(SIM_ERR_NOMEM, "calibration objective: out of "
+                                       "memory");
+    calib_opts_default(&ob->o);
+    ob->o.unit = unit;
+    ob->hw = *hw;
+    ob->c.o = &ob->o;
+    ob->c.hw = &ob->hw;
+    sim_err e = load_trace(&ob->c, trace, &ob->r, 0, true);
+    if (e == SIM_OK)
+        e = setup_rows(&ob->c, trace, &ob->r);
+    if (e != SIM_OK) {
+        calib_objective_close(ob);
+        return e;
+    }
+    *obp = ob;
+    return SIM_OK;
+}
+
+sim_err calib_objective_at(calib_objective *ob, const params *p, double *cost)
+{
+    evalout eo;
+    sim_err e = evaluate(&ob->c, p, &eo);
+    if (e != SIM_OK)
+        return e;
+    double f[3 * EXIT__COUNT];
+    residuals(&ob->c, &eo, f);
+    *cost = objective(f, ob->c.nres);
+    return SIM_OK;
+}
+
+int calib_objective_nres(const calib_objective *ob)
+{
+    return (int)ob->c.nres;
+}
+
+void calib_objective_close(calib_objective *ob)
+{
+    if (!ob)
+        return;
+    free(ob->c.recs);
+    free(ob);
+}
+
 /* ---- reports ---- */
 
 static double pct(double model, double hw)
@@ -1425,4 +1483,11 @@ void calib_write_values(FILE *f, const calib_result *r)
             fprintf(f, "; corr %s %s %.3f\n", param_name(a->id),
                     param_name(b->id), x);
         }
+    /* the residual variance those sigmas are scaled by: the fit's own
+     * likelihood scale, by which draws are re-checked against the table
+     * (pdraw.h; docs/calibration.md, "Draws of the fitted point") */
+    if (isfinite(r->resvar))
+        fprintf(f, "; resvar %.9g (the residual variance scaling the "
+                   "1-sigmas: chi2 / (%d residuals - %d fitted))\n",
+                r->resvar, r->nres, r->nfit);
 }

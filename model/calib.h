@@ -180,4 +180,24 @@ void calib_write_resvar(FILE *f, const calib_result *r);
  * caller's); whole-number parameters are whole. */
 void calib_write_values(FILE *f, const calib_result *r);
 
+/* The calibration's own objective at any parameter point, for re-checking
+ * draws of a fitted point against the table it was fitted to
+ * (docs/calibration.md, "Draws of the fitted point"): the same rows,
+ * weights and residuals as calib_run, replayed over the WHOLE trace (the
+ * records the fit's last stage, the refinement, minimises over; a fit
+ * left at its subsample stage minimised a subsample's). The table is
+ * copied; errors as calib_run's (unreadable trace, no exits, no row in
+ * common). */
+typedef struct calib_objective calib_objective;
+SIM_MUST_CHECK sim_err calib_objective_open(calib_objective **ob,
+                                            const char *trace,
+                                            const table *hw, stats_unit unit);
+/* *cost = 0.5 x the sum of the squared weighted residuals at p, as
+ * calib_result's cost. */
+SIM_MUST_CHECK sim_err calib_objective_at(calib_objective *ob,
+                                          const params *p, double *cost);
+/* The residuals in it (3 per row used). */
+int calib_objective_nres(const calib_objective *ob);
+void calib_objective_close(calib_objective *ob);
+
 #endif

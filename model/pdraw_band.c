@@ -3,6 +3,7 @@
  * the timed platform with it). */
 #include "pdraw.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,16 +17,32 @@ static void spread(const double *x, unsigned n, double *o)
     gsl_stats_minmax(&o[2], &o[3], x, 1, n);
 }
 
+static void view(const double *w, unsigned n, const double *tot,
+                 const double *btot, const double *hnd, const double *bhnd,
+                 const double *sum, const double *cnt, pdraw_view *v)
+{
+    pdraw_wspread(w, tot, n, v->total);
+    pdraw_wspread(w, btot, n, v->base_total);
+    pdraw_wspread(w, hnd, n, v->handled);
+    pdraw_wspread(w, bhnd, n, v->base_handled);
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        pdraw_wspread(w, sum + (size_t)t * n, n, v->sum[t]);
+        pdraw_wspread(w, cnt + (size_t)t * n, n, v->count[t]);
+    }
+}
+
 sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
-                       const whatif_opts *wo, const pdraw *d, unsigned n,
+                       const whatif_opts *wo, const pdraw *d,
+                       calib_objective *obj, unsigned n,
                        unsigned long seed, bool fold,
                        void (*progress)(void *, unsigned, unsigned),
                        void *ctx, pdraw_band *b)
 {
     memset(b, 0, sizeof *b);
-    if (n < 2)
-        return sim_fail(SIM_ERR_RANGE, "parameter draws: %u, expected at "
-                                       "least 2 (a spread needs two)", n);
+    if (n < 2 || n > PDRAW_MAX)
+        return sim_fail(SIM_ERR_RANGE, "parameter draws: %u, expected 2 "
+                                       "(a spread needs two) .. %d", n,
+                        PDRAW_MAX);
     double *tot = calloc(n, sizeof *tot), *btot = calloc(n, sizeof *btot);
     double *hnd = calloc(n, sizeof *hnd), *bhnd = calloc(n, sizeof *bhnd);
     double *sum = calloc((size_t)n * EXIT__COUNT, sizeof *sum);
@@ -41,10 +58,33 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     static params p;
     static stats sb, sp;
     static table raw, tab;
+    /* the re-check: the calibration's objective at the point itself, the
+     * reference of every draw's */
+    b->rechecked = obj != NULL;
+    b->weighted = obj && isfinite(d->resvar);
+    b->resvar = d->resvar;
+    b->k = d->n;
+    if (obj && e == SIM_OK)
+        e = calib_objective_at(obj, at, &b->cost_fit);
+    for (int k = 0; obj && e == SIM_OK && k < PDRAW_NOISE_SEEDS; k++) {
+        p = *at;
+        double sd = at->v[PARAM_seed] + k + 1;
+        if (sd > param_max(PARAM_seed))
+            sd = at->v[PARAM_seed] - k - 1;
+        p.v[PARAM_seed] = sd;
+        e = calib_objective_at(obj, &p, &b->cost_seed[k]);
+    }
     for (unsigned k = 0; k < n && e == SIM_OK; k++) {
         if (progress)
             progress(ctx, k + 1, n);
-        pdraw_sample(d, r, at, &p);
+        pdraw_point pt;
+        pdraw_sample_at(d, r, at, &p, &pt);
+        b->m2[k] = pt.m2;
+        b->outside[k] = pt.outside;
+        b->n_outside += pt.outside > 0;
+        b->tries += pt.tries;
+        if (obj && (e = calib_objective_at(obj, &p, &b->cost[k])) != SIM_OK)
+            break;
         whatif_chain *chain = NULL;
         e = whatif_chain_parse(&chain, spec);
         whatif_result res;
@@ -80,6 +120,34 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
             spread(sum + (size_t)t * n, n, b->sum[t]);
             spread(cnt + (size_t)t * n, n, b->count[t]);
         }
+    }
+    if (e == SIM_OK && b->weighted) {
+        pdraw_within_chi2(0, 0, 1, b->k, &b->chi2q);
+        double xs[PDRAW_NOISE_SEEDS];
+        for (int k = 0; k < PDRAW_NOISE_SEEDS; k++)
+            xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+        b->noise_sd = gsl_stats_sd(xs, 1, PDRAW_NOISE_SEEDS);
+        double *lw = calloc(n, sizeof *lw), *cw = calloc(n, sizeof *cw);
+        if (!lw || !cw)
+            e = sim_fail(SIM_ERR_NOMEM, "parameter draws: out of memory");
+        for (unsigned k = 0; k < n && e == SIM_OK; k++) {
+            pdraw_point pt = {.m2 = b->m2[k], .outside = b->outside[k]};
+            lw[k] = pdraw_log_weight(b->cost[k], b->cost_fit, b->resvar, &pt);
+            /* the alternative: in or out by the chi-square quantile
+             * (a draw outside a range is out, as its weight is 0) */
+            b->within[k] = !pt.outside &&
+                           pdraw_within_chi2(b->cost[k], b->cost_fit,
+                                             b->resvar, b->k, NULL);
+            b->n_within += b->within[k];
+            cw[k] = b->within[k];
+        }
+        if (e == SIM_OK) {
+            b->ess = pdraw_weights(lw, n, b->w);
+            view(b->w, n, tot, btot, hnd, bhnd, sum, cnt, &b->wv);
+            view(cw, n, tot, btot, hnd, bhnd, sum, cnt, &b->cv);
+        }
+        free(lw);
+        free(cw);
     }
     if (r)
         gsl_rng_free(r);

@@ -186,7 +186,24 @@ static void test_recovers_known_parameters(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
         CU_ASSERT(fabs(d.sigma[k] - p->sigma) <= 0.005 * p->sigma); /* %.3g */
     }
+    /* the residual variance that scales them, read back for the draws'
+     * weights */
+    CU_ASSERT(isfinite(r.resvar) && r.resvar > 0);
+    CU_ASSERT(fabs(d.resvar - r.resvar) <= 1e-8 * r.resvar);
     pdraw_free(&d);
+
+    /* the objective alone (the draws' re-check) is the fit's own: the
+     * fitted point's exactly (whole trace, subsample 0), the start's */
+    calib_objective *ob;
+    CU_ASSERT_EQUAL_FATAL(calib_objective_open(&ob, tpath, &t, STATS_TICKS),
+                          SIM_OK);
+    CU_ASSERT_EQUAL(calib_objective_nres(ob), r.nres);
+    double at_fit, at_start;
+    CU_ASSERT_EQUAL(calib_objective_at(ob, &r.fitted, &at_fit), SIM_OK);
+    CU_ASSERT_EQUAL(at_fit, r.cost);
+    CU_ASSERT_EQUAL(calib_objective_at(ob, &r.start, &at_start), SIM_OK);
+    CU_ASSERT(fabs(at_start - r.cost0) <= 1e-9 * r.cost0);
+    calib_objective_close(ob);
 }
 
 /* The extreme share by hand: 1, 2, 3 and 100 (avg 26.5, population

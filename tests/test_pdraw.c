@@ -2,7 +2,13 @@
  * the 1-sigmas and correlations its INI file states, stay in each
  * parameter's range with whole numbers where the parameter is one, a
  * correlation matrix that is not positive definite is still drawn from,
- * and malformed files are refused with file:line. */
+ * and malformed files are refused with file:line. Their importance
+ * weights against the fit's likelihood: equal where the objective is
+ * exactly the proposal's quadratic, near 0 for a draw far worse than
+ * that, Kish's ESS, the weighted statistics, the chi-square alternative;
+ * the residual variance read back, and files without it still drawn
+ * from. */
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,23 +27,36 @@ static void write_ini(const char *text)
     fclose(f);
 }
 
+/* The file text as the parameters file: its draws into d, its point into
+ * at, a generator seeded with seed (the caller frees both). */
+static gsl_rng *load(const char *text, pdraw *d, params *at, unsigned long seed)
+{
+    write_ini(text);
+    CU_ASSERT_EQUAL_FATAL(pdraw_load(d, ini), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(params_load_file(at, ini), SIM_OK);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    return r;
+}
+
 /* 20,000 draws around cpi = 2, qemu_mmio_usec = 100 with sigmas 0.1 and
  * 5 and correlation 0.8: the sample's sds and correlation are those. */
 static void test_draws_have_the_stated_covariance(void)
 {
-    write_ini("; cpi: +- 0.1 cycles/insn (1 sigma), start 1.2, default 1.2\n"
-              "cpi = 2\n"
-              "; qemu_mmio_usec: +- 5 usec (1 sigma), start 40, default 40\n"
-              "qemu_mmio_usec = 100\n"
-              "; corr cpi qemu_mmio_usec 0.800\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
+    static params at, p;
+    gsl_rng *r =
+        load("; cpi: +- 0.1 cycles/insn (1 sigma), start 1.2, default 1.2\n"
+             "cpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma), start 40, default 40\n"
+             "qemu_mmio_usec = 100\n"
+             "; corr cpi qemu_mmio_usec 0.800\n",
+             &d, &at, 7);
     CU_ASSERT_EQUAL(d.n, 2);
     CU_ASSERT_EQUAL(d.clipped, 0);
-    static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 7);
+    /* a file without '; resvar' (sim calibrate before the weights) is
+     * drawn from all the same; it has no weights */
+    CU_ASSERT_TRUE(isnan(d.resvar));
     const int n = 20000;
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     for (int k = 0; k < n; k++) {
@@ -63,28 +82,33 @@ static void test_draws_have_the_stated_covariance(void)
 }
 
 /* A whole-number parameter's draws are whole; a value near its range's
- * end stays inside it (icache_miss_cycles is 0..1000 cycles). */
+ * end stays inside it (icache_miss_cycles is 0..1000 cycles), drawn
+ * again when it leaves it, not clamped onto the end. */
 static void test_draws_stay_in_range_and_whole(void)
 {
-    write_ini("; icache_miss_cycles: +- 30 cycles (1 sigma), start 50, "
-              "default 50\n"
-              "icache_miss_cycles = 10\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
     static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 1);
+    gsl_rng *r = load("; icache_miss_cycles: +- 30 cycles (1 sigma), start 50, "
+                      "default 50\n"
+                      "icache_miss_cycles = 10\n",
+                      &d, &at, 1);
     int at_zero = 0;
+    unsigned long tries = 0;
     for (int k = 0; k < 2000; k++) {
-        pdraw_sample(&d, r, &at, &p);
+        pdraw_point pt;
+        pdraw_sample_at(&d, r, &at, &p, &pt);
         double v = P(&p, icache_miss_cycles);
         CU_ASSERT(v >= 0 && v <= 1000);
         CU_ASSERT_EQUAL(v, floor(v));
+        CU_ASSERT_EQUAL(pt.outside, 0);
         at_zero += v == 0;
+        tries += pt.tries;
     }
-    /* P(10 + 30 z < 0) = 37%: clamped, not redrawn */
-    CU_ASSERT(at_zero > 600 && at_zero < 900);
+    /* P(10 + 30 z < 0) = 37% are drawn again: 2000 / 0.63 deviations;
+     * rounded to 0 only those in [0, 0.5): 1.0% of the kept ones (37%
+     * when they were clamped) */
+    CU_ASSERT(tries > 2900 && tries < 3500);
+    CU_ASSERT(at_zero < 60);
     gsl_rng_free(r);
     pdraw_free(&d);
 }
@@ -94,20 +118,18 @@ static void test_draws_stay_in_range_and_whole(void)
  * draws are finite. */
 static void test_not_positive_definite_is_clipped(void)
 {
-    write_ini("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n"
-              "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
-              "; gfn_to_page_cycles: +- 20 cycles (1 sigma)\n"
-              "gfn_to_page_cycles = 300\n"
-              "; corr cpi qemu_mmio_usec 0.9\n"
-              "; corr cpi gfn_to_page_cycles 0.9\n"
-              "; corr qemu_mmio_usec gfn_to_page_cycles -0.9\n");
     static pdraw d;
-    CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
-    CU_ASSERT(d.clipped >= 1);
     static params at, p;
-    CU_ASSERT_EQUAL_FATAL(params_load_file(&at, ini), SIM_OK);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 3);
+    gsl_rng *r =
+        load("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
+             "; gfn_to_page_cycles: +- 20 cycles (1 sigma)\n"
+             "gfn_to_page_cycles = 300\n"
+             "; corr cpi qemu_mmio_usec 0.9\n"
+             "; corr cpi gfn_to_page_cycles 0.9\n"
+             "; corr qemu_mmio_usec gfn_to_page_cycles -0.9\n",
+             &d, &at, 3);
+    CU_ASSERT(d.clipped >= 1);
     pdraw_sample(&d, r, &at, &p);
     CU_ASSERT(isfinite(P(&p, cpi)) && isfinite(P(&p, qemu_mmio_usec)));
     gsl_rng_free(r);
@@ -139,6 +161,124 @@ static void test_bad_files_are_refused(void)
             SIM_ERR_FORMAT, where);
     snprintf(where, sizeof where, "%s:2: expected '; corr NAME NAME r'", ini);
     refused("; cpi: +- 0.1 x (1 sigma)\n; corr cpi\n", SIM_ERR_FORMAT, where);
+    snprintf(where, sizeof where, "%s:2: expected '; resvar S2' with S2 > 0",
+             ini);
+    refused("; cpi: +- 0.1 x (1 sigma)\n; resvar -1\n", SIM_ERR_FORMAT, where);
+    refused("; cpi: +- 0.1 x (1 sigma)\n; resvar none\n", SIM_ERR_FORMAT,
+            where);
+}
+
+/* The proposal's own quadratic as the objective: cost - cost_fit = s^2 x
+ * dx' C^-1 dx / 2 (what a linear model with the fit's covariance gives).
+ * The target is then the proposal: every weight equal, ESS = n - the
+ * weights see nothing but the objective's departure from it. */
+static void test_linear_objective_weights_equal(void)
+{
+    static pdraw d;
+    static params at, p;
+    gsl_rng *r =
+        load("; cpi: +- 0.1 cycles/insn (1 sigma)\ncpi = 2\n"
+             "; qemu_mmio_usec: +- 5 usec (1 sigma)\nqemu_mmio_usec = 100\n"
+             "; corr cpi qemu_mmio_usec -0.600\n"
+             "; resvar 0.004 (the residual variance)\n",
+             &d, &at, 11);
+    CU_ASSERT_EQUAL(d.resvar, 0.004);
+    enum { N = 50 };
+    double lw[N], w[N], far[N];
+    const double s1 = 0.1, s2 = 5, rho = -0.6, fit = 0.25;
+    for (int k = 0; k < N; k++) {
+        pdraw_point pt;
+        pdraw_sample_at(&d, r, &at, &p, &pt);
+        double x = (P(&p, cpi) - 2) / s1,
+               y = (P(&p, qemu_mmio_usec) - 100) / s2;
+        double q = (x * x - 2 * rho * x * y + y * y) / (1 - rho * rho);
+        CU_ASSERT(fabs(q - pt.m2) < 1e-9 * (1 + q)); /* m2: the distance */
+        double cost = fit + d.resvar * q / 2;
+        lw[k] = pdraw_log_weight(cost, fit, d.resvar, &pt);
+        /* the same draws with an objective 50 s^2 above it at k = 0 */
+        far[k] = pdraw_log_weight(cost + (k == 0 ? 50 * d.resvar : 0), fit,
+                                  d.resvar, &pt);
+    }
+    double ess = pdraw_weights(lw, N, w);
+    CU_ASSERT(fabs(ess - N) < 1e-9);
+    for (int k = 0; k < N; k++)
+        CU_ASSERT(fabs(w[k] - 1.0 / N) < 1e-12);
+    /* a draw whose objective the table rejects: weight exp(-50) of the
+     * others', and the ESS one draw less */
+    ess = pdraw_weights(far, N, w);
+    CU_ASSERT(w[0] < 1e-20);
+    CU_ASSERT(fabs(w[1] - 1.0 / (N - 1)) < 1e-12);
+    CU_ASSERT(fabs(ess - (N - 1)) < 1e-9);
+    gsl_rng_free(r);
+    pdraw_free(&d);
+}
+
+/* Kish's effective sample size, the weights' normalisation, a draw left
+ * outside the ranges (weight 0), and the chi-square alternative. */
+static void test_ess_and_the_alternative(void)
+{
+    double w[4];
+    const double half[4] = {0, 0, -INFINITY, -INFINITY};
+    CU_ASSERT(fabs(pdraw_weights(half, 4, w) - 2) < 1e-12);
+    CU_ASSERT(w[0] == 0.5 && w[1] == 0.5 && w[2] == 0 && w[3] == 0);
+    /* weights 1, 2, 3, 4 (logs): (10)^2 / 30 */
+    const double lin[4] = {0, log(2), log(3), log(4)};
+    CU_ASSERT(fabs(pdraw_weights(lin, 4, w) - 100.0 / 30) < 1e-12);
+    CU_ASSERT(fabs(w[3] - 0.4) < 1e-12);
+    /* one dominant draw: ESS 1 */
+    const double one[4] = {0, -800, -900, -1000};
+    CU_ASSERT(fabs(pdraw_weights(one, 4, w) - 1) < 1e-12);
+    const double none[2] = {-INFINITY, -INFINITY};
+    CU_ASSERT_EQUAL(pdraw_weights(none, 2, w), 0);
+    CU_ASSERT(w[0] == 0 && w[1] == 0);
+    /* the floor: a quarter of the draws, at least 2 */
+    CU_ASSERT_EQUAL(pdraw_ess_floor(16), 4);
+    CU_ASSERT_EQUAL(pdraw_ess_floor(6), 2);
+    /* noise of sd x on the excess: log weights of sd x / 2; lognormal
+     * weights of log-sd t keep n exp(-t^2) */
+    CU_ASSERT_EQUAL(pdraw_noise_ess(16, 0), 16);
+    CU_ASSERT(fabs(pdraw_noise_ess(16, 2) - 16 * exp(-1)) < 1e-12);
+    CU_ASSERT(pdraw_noise_ess(16, 20) < 1e-40);
+    /* a draw clamped onto a range's end is no point of the target */
+    pdraw_point out = {.m2 = 1, .outside = 1, .tries = PDRAW_TRIES};
+    CU_ASSERT(isinf(pdraw_log_weight(0, 0, 1, &out)));
+    /* chi2(1)'s 95% quantile is 3.841: excess 2 (cost - fit) / s^2 */
+    double q;
+    CU_ASSERT_TRUE(pdraw_within_chi2(1.9, 0, 1, 1, &q));
+    CU_ASSERT(fabs(q - 3.841459) < 1e-5);
+    CU_ASSERT_FALSE(pdraw_within_chi2(1.95, 0, 1, 1, NULL));
+    CU_ASSERT_TRUE(pdraw_within_chi2(0.05 * 11.0 / 2, 0, 0.05, 5, &q));
+    CU_ASSERT(fabs(q - 11.0705) < 1e-4);
+}
+
+/* Weighted mean and sd: equal weights are the plain ones, 0/1 weights
+ * the plain ones of the draws weighted 1, one draw with all the weight
+ * has no sd. */
+static void test_weighted_statistics(void)
+{
+    const double x[5] = {1, 2, 4, 8, 16};
+    const double eq[5] = {0.2, 0.2, 0.2, 0.2, 0.2};
+    double o[2];
+    pdraw_wspread(eq, x, 5, o);
+    CU_ASSERT(fabs(o[0] - 6.2) < 1e-12);
+    CU_ASSERT(fabs(o[1] - gsl_stats_sd(x, 1, 5)) < 1e-12);
+    const double sub[5] = {0, 1, 1, 1, 0};
+    pdraw_wspread(sub, x, 5, o);
+    CU_ASSERT(fabs(o[0] - 14.0 / 3) < 1e-12);
+    CU_ASSERT(fabs(o[1] - gsl_stats_sd(x + 1, 1, 3)) < 1e-12);
+    /* weights 3:1 on two values: mean 1.5, sd by the reliability
+     * weights' formula: (4 / (16 - 10)) x (3 x 0.25 + 1 x 2.25) = 2 */
+    const double y[2] = {1, 3}, w31[2] = {3, 1};
+    pdraw_wspread(w31, y, 2, o);
+    CU_ASSERT(fabs(o[0] - 1.5) < 1e-12);
+    CU_ASSERT(fabs(o[1] - sqrt(2)) < 1e-12);
+    const double all[5] = {0, 0, 1, 0, 0};
+    pdraw_wspread(all, x, 5, o);
+    CU_ASSERT_EQUAL(o[0], 4);
+    CU_ASSERT_TRUE(isnan(o[1]));
+    const double zero[5] = {0};
+    pdraw_wspread(zero, x, 5, o);
+    CU_ASSERT_TRUE(isnan(o[0]) && isnan(o[1]));
 }
 
 static CU_TestInfo tests[] = {
@@ -149,6 +289,11 @@ static CU_TestInfo tests[] = {
     {"a correlation matrix that is not positive definite is clipped",
      test_not_positive_definite_is_clipped},
     {"bad files are refused with file:line", test_bad_files_are_refused},
+    {"a linear objective weighs every draw alike; a far worse one ~0",
+     test_linear_objective_weights_equal},
+    {"ESS, normalisation, a clamped draw, the chi-square alternative",
+     test_ess_and_the_alternative},
+    {"weighted mean and sd (GSL)", test_weighted_statistics},
     CU_TEST_INFO_NULL,
 };
 

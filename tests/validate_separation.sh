@@ -2,7 +2,10 @@
 # The prediction of a validation case must not read the table it is judged
 # against: run a copy of the ppc440-pv case (fewer exits, to stay fast) with
 # the real PV table and with a doctored one; the predicted numbers must be
-# identical and the measured ones must differ.
+# identical and the measured ones must differ. The case's parameter draws
+# are re-checked against the calibration table (docs/calibration.md,
+# "Weighing the draws"): their objectives and weights must not move either
+# (they would, were the measured table the one re-checked against).
 # usage: validate_separation.sh SIM SRCDIR
 set -eu
 sim=$1 src=$2
@@ -27,11 +30,20 @@ for v in real fake; do
   [ "$rc" -le 1 ] || { echo "validate failed ($rc)"; cat "$d/$v.json"; exit 1; }
   grep -E '"(type|count|sum|avg|time_percent|traced_usec)":' "$d/$v.json" > "$d/$v.pred"
   grep -E '"(count_ref|sum_ref)":' "$d/$v.json" > "$d/$v.ref"
+  grep -E '"(objective|objective_at_point|excess|m2|weight|ess|total_sd_pct|sum_sd_pct|mean_shift_pct)":' \
+    "$d/$v.json" > "$d/$v.draws"
 done
+if ! grep -q '"objective_at_point":' "$d/real.draws" ||
+   ! grep -q '"weight":' "$d/real.draws"; then
+  echo "no re-checked parameter draws in the case"; exit 1
+fi
+if ! diff "$d/real.draws" "$d/fake.draws"; then
+  echo "the draws' re-check changed with the measured table"; exit 1
+fi
 if cmp -s "$d/real.ref" "$d/fake.ref"; then
   echo "the doctored table did not reach the comparison"; exit 1
 fi
 if ! diff "$d/real.pred" "$d/fake.pred"; then
   echo "the prediction changed with the measured table"; exit 1
 fi
-echo "prediction independent of the measured table ($(wc -l < "$d/real.pred") values)"
+echo "prediction independent of the measured table ($(wc -l < "$d/real.pred") values, $(wc -l < "$d/real.draws") of the draws' re-check)"

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "cli.h"
@@ -216,6 +217,19 @@ static const char *baseline_table(const vcase *c, char *buf, size_t n)
         return buf;
     }
     return vcase_path(c, "baseline.table", buf, n);
+}
+
+/* The table the case calibrates on: calibrate.table, or with
+ * `calibrate.table = baseline` the baseline's (baseline_table); NULL
+ * without one. The calibration and the draws' re-check against it read
+ * this one alone, never the measured table (tests/validate_separation.sh
+ * swaps the measured table: the draws' weights must not move). */
+static const char *calibration_table(const vcase *c, char *buf, size_t n)
+{
+    const char *ct = vcase_get(c, "calibrate.table");
+    if (ct && !strcmp(ct, "baseline"))
+        return baseline_table(c, buf, n);
+    return vcase_path(c, "calibrate.table", buf, n);
 }
 
 /* Whether `sim record ARGS` prints one EMULINST row (--fold-emul, or the
@@ -594,9 +608,7 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
         note(c, notes, "parameters: %s", vcase_get(c, "params"));
     }
     const char *ct = vcase_get(c, "calibrate.table");
-    if (ct && !strcmp(ct, "baseline"))
-        baseline_table(c, p, sizeof p);
-    else if (!vcase_path(c, "calibrate.table", p, sizeof p)) {
+    if (!calibration_table(c, p, sizeof p)) {
         if (!given)
             note(c, notes, "parameters: %s", "the defaults (no calibration "
                                              "in this case)");
@@ -810,14 +822,142 @@ static sim_err known_requirement(const vcase *c)
     return SIM_OK;
 }
 
+/* The major rows' sum sd (relative to the mean) and the comparison's
+ * error in those sds, of a spread whose row t has its mean at
+ * sum[t * stride] and its sd next to it (the count's likewise): appended
+ * to buf (len bytes, n used; returns the new n) after lead, and into jr
+ * per row. */
+static int band_rows(char *buf, size_t len, int n, const char *lead,
+                     const tcmp *cmp, const pdraw_band *b, const double *sum,
+                     const double *count, size_t stride, json_t *jr)
+{
+    const char *sep = lead;
+    for (int i = 0; i < cmp->n; i++) {
+        int t = cmp->order[i];
+        const tcmp_row *r = &cmp->rows[t];
+        const double *m = sum + (size_t)t * stride;
+        const double *q = count + (size_t)t * stride;
+        if (!r->major || !b->present[t] || !(m[0] > 0))
+            continue;
+        double rs = m[1] / m[0];
+        double rc = q[0] > 0 ? q[1] / q[0] : 0;
+        double es = rs > 0 ? r->err_sum / rs : INFINITY;
+        if (n >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, "%s%s %.2f%% (%+.1f)",
+                          sep, exit_name((exit_type)t), 100 * rs, es);
+        sep = ", ";
+        json_t *o = json_object();
+        json_object_set_new(o, "sum_sd_pct", json_real(100 * rs));
+        json_object_set_new(o, "count_sd_pct", json_real(100 * rc));
+        json_object_set_new(o, "sum_err_sd",
+                            isfinite(es) ? json_real(es) : json_null());
+        json_object_set_new(jr, exit_name((exit_type)t), o);
+    }
+    return n;
+}
+
+/* A weighted spread (pdraw_view) into a note and JSON: the total's sd
+ * relative to its mean, its mean against the draws' plain mean, the
+ * untransformed model's sd, the comparison's error in those sds, the
+ * major rows. */
+static json_t *view_notes(vcase *c, json_t *notes, const char *lead,
+                          const pdraw_band *b, const pdraw_view *v,
+                          const tcmp *cmp)
+{
+    char buf[760];
+    const double *tot = cmp->handled ? v->handled : v->total;
+    const double *base = cmp->handled ? v->base_handled : v->base_total;
+    const double *plain = cmp->handled ? b->handled : b->total;
+    const char *what = cmp->handled ? "handled time" : "total";
+    double rel = tot[1] / tot[0];
+    double err = rel > 0 ? cmp->err_total / rel : INFINITY;
+    int n;
+    if (isfinite(rel))
+        n = snprintf(buf, sizeof buf, "%s: %s sd %.2f%%, mean %+.2f%% from "
+                     "the draws' plain mean (the untransformed model's: sd "
+                     "%.2f%%); the %s's error is %+.1f sd", lead, what,
+                     100 * rel, 100 * (tot[0] / plain[0] - 1),
+                     100 * base[1] / base[0], what, err);
+    else
+        n = snprintf(buf, sizeof buf, "%s: no sd (one draw carries all the "
+                     "weight): %s %+.2f%% from the draws' plain mean", lead,
+                     what, 100 * (tot[0] / plain[0] - 1));
+    json_t *j = json_object(), *jr = json_object();
+    json_object_set_new(j, "total_sd_pct", isfinite(rel) ? json_real(100 * rel)
+                                                         : json_null());
+    json_object_set_new(j, "mean_shift_pct",
+                        json_real(100 * (tot[0] / plain[0] - 1)));
+    json_object_set_new(j, "untransformed_total_sd_pct",
+                        isfinite(base[1]) ? json_real(100 * base[1] / base[0])
+                                          : json_null());
+    json_object_set_new(j, "total_err_sd",
+                        isfinite(err) ? json_real(err) : json_null());
+    if (isfinite(rel))
+        band_rows(buf, sizeof buf, n, "; sum sd (err in sd) of the rows: ",
+                  cmp, b, &v->sum[0][0], &v->count[0][0], 2, jr);
+    json_object_set_new(j, "rows", jr);
+    note(c, notes, "%s", buf);
+    return j;
+}
+
+/* The draws' re-check: the calibration's objective (model/calib.c, the
+ * function the fit minimised) of the table the case calibrated on - read
+ * as sim calibrate read it, with the case's accounting and timebase -
+ * over the baseline trace; its base name into name (n bytes). */
+static sim_err draws_objective(const vcase *c, const char *trace,
+                               stats_unit unit, calib_objective **obj,
+                               char *name, size_t n)
+{
+    char p[600], tpu[40];
+    if (!calibration_table(c, p, sizeof p))
+        return sim_fail(SIM_ERR_FORMAT, "param_draws needs calibrate.table");
+    const char *slash = strrchr(p, '/');
+    snprintf(name, n, "%.200s", slash ? slash + 1 : p);
+    static table cal;
+    sim_err e = table_read_file_tb(&cal, p, TFMT_AUTO,
+                                   case_tb_per_usec(c, tpu, sizeof tpu));
+    if (e == SIM_OK)
+        e = calib_objective_open(obj, trace, &cal, unit);
+    return e;
+}
+
+/* The draws against the parameters' ranges: the Gaussian's mass inside
+ * them (draws / deviations drawn) and the fitted values whose own 1-sigma
+ * reaches past their range (over 10% of their marginal outside). */
+static void range_notes(vcase *c, json_t *notes, const pdraw *d,
+                        const params *at, const pdraw_band *b)
+{
+    char buf[760];
+    int n = snprintf(buf, sizeof buf, "parameter draws against the "
+                     "declared ranges: the Gaussian's mass inside them "
+                     "%.3g (%lu deviations for %u draws; those leaving a "
+                     "range are drawn again)", (double)b->n /
+                     (double)b->tries, b->tries, b->n);
+    const char *sep = "; 1-sigmas reaching past the range (share of the "
+                      "value's own Gaussian outside): ";
+    for (int i = 0; i < d->n; i++) {
+        double o = pdraw_outside_share(d, i, at);
+        if (o < 0.1 || n < 0 || (size_t)n >= sizeof buf)
+            continue;
+        param_id id = d->id[i];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s %.4g +- %.3g "
+                      "(%.0f%%)", sep, param_name(id), at->v[id],
+                      d->sigma[i], 100 * o);
+        sep = ", ";
+    }
+    note(c, notes, "%s", buf);
+}
+
 /* param_draws: the spread of the prediction over draws of the calibrated
  * point, relative to the draws' mean (so it applies to a pooled or scaled
  * prediction alike), against the comparison's error: the total's and
- * each major row's sum and count. */
+ * each major row's sum and count; then the draws re-checked against the
+ * calibration table (named cal): weighted, and within the chi-square
+ * quantile. */
 static void band_notes(vcase *c, json_t *notes, json_t *json,
-                       const pdraw_band *b, const tcmp *cmp)
+                       const pdraw_band *b, const tcmp *cmp, const char *cal)
 {
-    char buf[700];
+    char buf[760];
     /* the comparison's total: the traced duration, or the exit rows' time
      * against a table without guest time (perf) */
     const double *tot = cmp->handled ? b->handled : b->total;
@@ -839,27 +979,115 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
     json_object_set_new(jb, "untransformed_total_sd_pct",
                         json_real(100 * base[1] / base[0]));
     json_object_set_new(jb, "handled_only", json_boolean(cmp->handled));
-    const char *sep = "; sum sd (err in sd) of the rows >= the threshold: ";
-    for (int i = 0; i < cmp->n; i++) {
-        int t = cmp->order[i];
-        const tcmp_row *r = &cmp->rows[t];
-        if (!r->major || !b->present[t] || b->sum[t][0] <= 0)
-            continue;
-        double rs = b->sum[t][1] / b->sum[t][0];
-        double rc = b->count[t][0] > 0 ? b->count[t][1] / b->count[t][0] : 0;
-        if (n >= 0 && (size_t)n < sizeof buf)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s %.2f%% "
-                          "(%+.1f)", sep, exit_name((exit_type)t), 100 * rs,
-                          rs > 0 ? r->err_sum / rs : INFINITY);
-        sep = ", ";
-        json_t *o = json_object();
-        json_object_set_new(o, "sum_sd_pct", json_real(100 * rs));
-        json_object_set_new(o, "count_sd_pct", json_real(100 * rc));
-        json_object_set_new(jr, exit_name((exit_type)t), o);
-    }
+    band_rows(buf, sizeof buf, n, "; sum sd (err in sd) of the rows >= the "
+              "threshold: ", cmp, b, &b->sum[0][0], &b->count[0][0], 4, jr);
     json_object_set_new(jb, "rows", jr);
     json_object_set_new(json, "param_draws", jb);
     note(c, notes, "%s", buf);
+    if (!b->rechecked)
+        return;
+
+    /* the re-check: each draw's calibration objective against the fit's */
+    json_t *jc = json_object(), *jd = json_array();
+    json_object_set_new(jc, "calibration_table", json_string(cal));
+    json_object_set_new(jc, "objective_at_point", json_real(b->cost_fit));
+    json_object_set_new(jc, "fitted_values", json_integer(b->k));
+    json_object_set_new(jb, "recheck", jc);
+    if (!b->weighted) {
+        for (unsigned k = 0; k < b->n; k++)
+            json_array_append_new(jd, json_real(b->cost[k]));
+        json_object_set_new(jc, "objective", jd);
+        snprintf(buf, sizeof buf, "parameter draws re-checked against the "
+                 "calibration table %s: the parameters file has no '; "
+                 "resvar' line (a sim calibrate before the draws were "
+                 "weighted): not weighted (calibrate again for the "
+                 "weights)", cal);
+        note(c, notes, "%s", buf);
+        return;
+    }
+    double *x = calloc(b->n, sizeof *x);
+    if (!x)
+        return;
+    for (unsigned k = 0; k < b->n; k++) {
+        x[k] = 2 * (b->cost[k] - b->cost_fit) / b->resvar;
+        json_t *o = json_object();
+        json_object_set_new(o, "objective", json_real(b->cost[k]));
+        json_object_set_new(o, "excess", json_real(x[k]));
+        json_object_set_new(o, "m2", json_real(b->m2[k]));
+        json_object_set_new(o, "outside", json_integer(b->outside[k]));
+        json_object_set_new(o, "weight", json_real(b->w[k]));
+        json_object_set_new(o, "within_chi2", json_boolean(b->within[k]));
+        json_array_append_new(jd, o);
+    }
+    json_object_set_new(jc, "per_draw", jd);
+    double wmax = gsl_stats_max(b->w, 1, b->n);
+    gsl_sort(x, 1, b->n);
+    double med = gsl_stats_median_from_sorted_data(x, 1, b->n);
+    bool trusted = b->ess >= pdraw_ess_floor(b->n);
+    json_object_set_new(jc, "resvar", json_real(b->resvar));
+    json_object_set_new(jc, "chi2_q95", json_real(b->chi2q));
+    json_object_set_new(jc, "within_chi2", json_integer(b->n_within));
+    json_object_set_new(jc, "clamped", json_integer(b->n_outside));
+    json_object_set_new(jc, "mass_in_ranges",
+                        json_real((double)b->n / (double)b->tries));
+    json_object_set_new(jc, "ess", json_real(b->ess));
+    json_object_set_new(jc, "ess_floor", json_real(pdraw_ess_floor(b->n)));
+    json_object_set_new(jc, "ess_trusted", json_boolean(trusted));
+    json_object_set_new(jc, "max_weight", json_real(wmax));
+    char ess[120] = "";
+    if (!trusted)
+        snprintf(ess, sizeof ess, " - TOO FEW TO TRUST (below %.0f): the "
+                 "weighted numbers rest on %s", pdraw_ess_floor(b->n),
+                 b->ess < 1.5 ? "one draw" : "a few draws");
+    snprintf(buf, sizeof buf, "parameter draws re-checked against the "
+             "calibration table %s (its objective, docs/calibration.md "
+             "\"Weighing the draws\"): excess 2 (S - S_fit) / s^2 %.1f .. "
+             "%.1f, median %.1f (s^2 %.4g; chi-square 95%% quantile of %d "
+             "fitted values %.1f: %u of %u draws within; %u draws "
+             "clamped); importance weights: ESS %.1f of %u, largest weight "
+             "%.2f%s", cal, x[0], x[b->n - 1], med, b->resvar, b->k,
+             b->chi2q, b->n_within, b->n, b->n_outside, b->ess, b->n, wmax,
+             ess);
+    free(x);
+    note(c, notes, "%s", buf);
+    /* the model's own noise on the objective: the point at other seeds */
+    double xs[PDRAW_NOISE_SEEDS], lo, hi;
+    json_t *jn = json_object(), *jx = json_array();
+    for (int k = 0; k < PDRAW_NOISE_SEEDS; k++) {
+        xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+        json_array_append_new(jx, json_real(xs[k]));
+    }
+    double nes = pdraw_noise_ess(b->n, b->noise_sd);
+    json_object_set_new(jn, "excess", jx);
+    json_object_set_new(jn, "sd", json_real(b->noise_sd));
+    json_object_set_new(jn, "ess_from_noise", json_real(nes));
+    json_object_set_new(jc, "model_noise", jn);
+    gsl_sort(xs, 1, PDRAW_NOISE_SEEDS);
+    gsl_stats_minmax(&lo, &hi, xs, 1, PDRAW_NOISE_SEEDS);
+    snprintf(buf, sizeof buf, "the model's own noise on that re-check: the "
+             "point itself at %d other seeds of the model has excess %.1f "
+             ".. %.1f, median %.1f, sd %.1f; noise of that sd alone leaves "
+             "an ESS of about %.2g of %u%s", PDRAW_NOISE_SEEDS, lo, hi,
+             gsl_stats_median_from_sorted_data(xs, 1, PDRAW_NOISE_SEEDS),
+             b->noise_sd, nes, b->n,
+             nes < pdraw_ess_floor(b->n)
+                 ? ": the weights and the quantile read the model's noise "
+                   "as much as the table"
+                 : "");
+    note(c, notes, "%s", buf);
+    char lead[120];
+    snprintf(lead, sizeof lead, "weighted draws (ESS %.1f of %u%s)", b->ess,
+             b->n, trusted ? "" : ", too few to trust");
+    json_object_set_new(jc, "weighted",
+                        view_notes(c, notes, lead, b, &b->wv, cmp));
+    if (b->n_within >= 2) {
+        snprintf(lead, sizeof lead, "the %u draws within the chi-square "
+                 "quantile alone%s", b->n_within,
+                 b->n_within < pdraw_ess_floor(b->n) ? " (too few to trust)"
+                                                     : "");
+        json_object_set_new(jc, "within",
+                            view_notes(c, notes, lead, b, &b->cv, cmp));
+    }
 }
 
 /* budget.counts: every name a row of the compared tables (with fold = 1
@@ -1109,6 +1337,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     uint64_t trace_exits = 0;
     static pdraw_band band;
     bool have_band = false;
+    char cal_name[300] = "";
     /* each run's total, traced [k] and handled (its exit rows) [n_runs + k]:
      * against a table without guest time (perf's) the handled one, as the
      * comparison's (a perf table's traced duration is unknown: the draws'
@@ -1228,20 +1457,26 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                 char ini[600];
                 snprintf(ini, sizeof ini, "%s/calibrated.ini", c->tmp);
                 static pdraw pd;
-                if ((e = pdraw_load(&pd, ini)) != SIM_OK) {
+                calib_objective *obj = NULL;
+                if ((e = pdraw_load(&pd, ini)) != SIM_OK ||
+                    (e = draws_objective(c, trace, unit, &obj, cal_name,
+                                         sizeof cal_name)) != SIM_OK) {
                     e = vcase_fail(c, "param_draws", "%s", sim_errmsg());
                 } else {
-                    e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd,
+                    e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd, obj,
                                        (unsigned)ndraws, seed, fold != 0,
                                        NULL, NULL, &band);
                     have_band = e == SIM_OK;
+                    if (have_band)
+                        range_notes(c, notes, &pd, &prm, &band);
                     if (have_band && pd.clipped)
                         note(c, notes, "parameter draws: %s", "the "
                              "correlations as written are not positive "
                              "definite; their negative eigenvalues were "
                              "set to 0");
-                    pdraw_free(&pd);
                 }
+                pdraw_free(&pd);
+                calib_objective_close(obj);
             }
         }
         if (e == SIM_OK && k == 0) {
@@ -1399,7 +1634,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     tcmp cmp;
     tcmp_make(&cmp, &meas, &pred, fold != 0, threshold);
     if (have_band)
-        band_notes(c, notes, json, &band, &cmp);
+        band_notes(c, notes, json, &band, &cmp, cal_name);
     if (c->out) {
         fputc('\n', c->out);
         tcmp_write_text(c->out, &cmp, "measured", "predicted");
