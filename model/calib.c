@@ -141,7 +141,6 @@ static sim_err ev_records(evaluator *ev, const trace_rec *recs, size_t n)
 /* What the objective reads of one evaluation, per row of the hw table. */
 typedef struct evalout {
     double avg[EXIT__COUNT], sd[EXIT__COUNT], min[EXIT__COUNT];
-    double max[EXIT__COUNT], min_booked[EXIT__COUNT]; /* as accounted */
     uint64_t count[EXIT__COUNT];
     double guest_from_trace;
 } evalout;
@@ -164,8 +163,6 @@ static void ev_end(evaluator *ev, bool fold, evalout *o)
         o->count[i] = r->present ? r->count : 0;
         o->avg[i] = o->count[i] ? r->avg : 0;
         o->sd[i] = o->count[i] ? r->stddev : 0;
-        o->max[i] = o->count[i] ? r->max : 0;
-        o->min_booked[i] = o->count[i] ? r->min : 0;
         /* the true (untruncated) minimum: continuous in the parameters */
         o->min[i] = mt[i] == UINT64_MAX ? 0 : (double)mt[i] / tbpu;
     }
@@ -192,7 +189,7 @@ typedef struct fitctx {
     int nused, used[EXIT__COUNT];
     double w[EXIT__COUNT];
     /* the factors of the avg and stddev residuals' weights: how noisy
-     * each is (calib_noise); 1 until the start's replay sets them */
+     * each is (calib_noise) */
     double g_avg[EXIT__COUNT], g_sd[EXIT__COUNT];
     double tgt_min[EXIT__COUNT]; /* hw min (usec) */
     /* per row: how far above the printed min the true one may lie: 1 usec
@@ -637,7 +634,20 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
         if (i == EXIT_EMUL_WAIT)
             w->weight = 0;
         c->w[i] = w->weight;
-        c->g_avg[i] = c->g_sd[i] = 1;
+        /* how noisy its residuals are: the table's row, and the model's
+         * replay as another draw of the same distribution over the
+         * trace's exits of the row (a function of the table and the
+         * trace alone, so the objective is one wherever the fit starts
+         * and whoever evaluates it) */
+        calib_sample hs = {(double)t->count, t->avg, t->stddev, t->min,
+                           t->max};
+        calib_sample ms = hs;
+        ms.n = (double)w->count_trace;
+        w->xshare_hw = calib_extreme_share(&hs);
+        calib_noise(&hs, &ms, &w->sigma_avg, &w->sigma_sd, &w->g_avg,
+                    &w->g_sd);
+        c->g_avg[i] = w->g_avg;
+        c->g_sd[i] = w->g_sd;
         c->tgt_min[i] = t->min;
         c->min_width[i] = t->min == floor(t->min) ? 1 : 0;
         c->used[c->nused++] = i;
@@ -650,28 +660,6 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
                         path);
     c->nres = 3 * (size_t)c->nused;
     return SIM_OK;
-}
-
-/* The weights' noise factors, fixed for the whole fit: the table's rows
- * and the model's replay at the start (the fit's records), so the
- * objective stays one function of the parameters. */
-static void set_noise(fitctx *c, const evalout *e, calib_result *r)
-{
-    for (int j = 0; j < c->nused; j++) {
-        int i = c->used[j];
-        const table_row *t = &c->hw->rows[i];
-        calib_row *w = &r->row[i];
-        calib_sample hw = {(double)t->count, t->avg, t->stddev, t->min,
-                           t->max};
-        calib_sample m = {(double)e->count[i], e->avg[i], e->sd[i],
-                          e->min_booked[i], e->max[i]};
-        w->xshare_hw = calib_extreme_share(&hw);
-        w->xshare_model = calib_extreme_share(&m);
-        calib_noise(&hw, &m, &w->sigma_avg, &w->sigma_sd, &w->g_avg,
-                    &w->g_sd);
-        c->g_avg[i] = w->g_avg;
-        c->g_sd[i] = w->g_sd;
-    }
 }
 
 /* ---- identifiability ---- */
@@ -1137,7 +1125,6 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
             goto out;
         fill_rows(&c, &eo, r, true);
         r->guest_from_trace = eo.guest_from_trace;
-        set_noise(&c, &eo, r);
     }
     gsl_matrix *J = gsl_matrix_alloc(c.nres, (size_t)c.ncand);
     double f0[3 * EXIT__COUNT];
@@ -1418,17 +1405,17 @@ void calib_write_report(FILE *f, const calib_result *r)
         fprintf(f, " %7.2f%%", pct(r->total_full, r->total_hw));
     fputc('\n', f);
     fprintf(f, "# how noisy each row is (docs/calibration.md): the share of "
-               "its squared deviations its most extreme exit carries (table, "
-               "model at the start), the 1-sigmas of the avg (relative) and "
-               "stddev (log) residuals, their weights' factors\n");
+               "the table's squared deviations its most extreme exit "
+               "carries, the 1-sigmas of the avg (relative) and stddev (log) "
+               "residuals, their weights' factors\n");
     for (int i = 0; i < EXIT__COUNT; i++) {
         const calib_row *w = &r->row[i];
         if (!w->used || w->weight == 0)
             continue;
-        fprintf(f, "#   %-11s extreme %5.3f %5.3f  sigma avg %6.2f%% sd "
-                   "%5.3f  factors avg %5.3f sd %5.3f\n",
-                exit_name((exit_type)i), w->xshare_hw, w->xshare_model,
-                100 * w->sigma_avg, w->sigma_sd, w->g_avg, w->g_sd);
+        fprintf(f, "#   %-11s extreme %5.3f  sigma avg %6.2f%% sd %5.3f  "
+                   "factors avg %5.3f sd %5.3f\n",
+                exit_name((exit_type)i), w->xshare_hw, 100 * w->sigma_avg,
+                w->sigma_sd, w->g_avg, w->g_sd);
     }
     fprintf(f, "# %s: table %.0f usec, fitted %.0f usec (%+.2f%%)",
             r->total_handled ? "handled time (the table has no guest time; "

@@ -51,12 +51,12 @@ typedef struct calib_row {
     double avg_full, sum_full;   /* whole trace at the result (when the fit
                                     used a subsample), else NAN */
     /* how noisy the row's residuals are (docs/calibration.md, "How noisy
-     * each residual is"): the share of the row's squared deviations its
-     * most extreme exit carries, in the table and in the model's replay
-     * at the start; the 1-sigma of the avg residual and of the stddev's
-     * log ratio they imply; the factors (<= 1) the two residuals' weights
-     * are multiplied by */
-    double xshare_hw, xshare_model;
+     * each residual is"): the share of the table's squared deviations its
+     * most extreme exit carries; the 1-sigma of the avg residual and of
+     * the stddev's log ratio it implies, the model's replay taken as
+     * another draw of the table's distribution over the trace's exits;
+     * the factors (<= 1) the two residuals' weights are multiplied by */
+    double xshare_hw;
     double sigma_avg, sigma_sd;
     double g_avg, g_sd;
 } calib_row;
@@ -71,9 +71,10 @@ typedef struct calib_sample {
  * spread or without a known max and min. */
 double calib_extreme_share(const calib_sample *s);
 
-/* The 1-sigmas of a row's two spread-driven residuals under the
- * hypothesis that the table (hw) and the model's replay (m) are two draws
- * of one distribution: the avg's relative error, sqrt(sd_hw^2 / n_hw +
+/* The 1-sigmas of a row's two spread-driven residuals, the table (hw)
+ * and the model's replay (m) each a draw (the fit passes the table's row
+ * with the trace's count as m: the hypothesis that both are draws of one
+ * distribution): the avg's relative error, sqrt(sd_hw^2 / n_hw +
  * sd_m^2 / n_m) / avg_hw, and the stddev's log ratio, 0.5 sqrt(f_hw +
  * f_m) with f the extreme shares (a bound on the squared deviations' own
  * relative spread); then the factors 1 / sqrt(1 + (sigma / tau)^2) of
