@@ -105,6 +105,8 @@ typedef struct calib_opts {
                             direction is undetermined */
     double fd_step;      /* finite-difference step in the transformed
                             (logit) coordinate */
+    double coarse_step;  /* a first fit at this wider step, the fit at
+                            fd_step from its point (<= fd_step: none) */
     stats_unit unit;     /* accounting convention of the table */
     bool full_check;     /* replay the whole trace at the result */
     unsigned refine_iter; /* after a subsample fit: at most this many
@@ -122,6 +124,7 @@ typedef struct calib_opts {
 bool calib_default_candidate(param_id id);
 /* Defaults: candidates as above, each parameter's declared range, 2M-exit
  * subsample, 2 threads, 40 iterations, rank_tol 1e-2, fd_step 0.05,
+ * no coarse stage,
  * 2.6.29 usec accounting, full check on. */
 void calib_opts_default(calib_opts *o);
 
@@ -143,6 +146,13 @@ typedef struct calib_result {
     char status[120];        /* how the fit ended */
     unsigned iterations, evaluations;
     uint64_t trace_exits, fit_exits, hw_exits;
+    /* the coarse stage (opts.coarse_step): its iterations, how it ended
+     * and the total (usec) at its point */
+    bool coarse;
+    double coarse_step, fd_step;
+    unsigned coarse_iterations;
+    char coarse_status[120];
+    double coarse_total;
     /* refinement: the subsample stage's exits, iterations, status and
      * total (usec) on the subsample and on the whole trace */
     bool refined;

@@ -1328,6 +1328,13 @@ void cost_set_lazy_tlb(cost_model *m, bool on)
     precompute(m);
 }
 
+uint64_t cost_guest_entry(const cost_model *m, exit_type t, uint64_t n)
+{
+    uint64_t run, refill, lines, dtlb;
+    uint64_t g = run_interval(m, t, n, &run, &refill, &lines, &dtlb);
+    return g - run;
+}
+
 uint64_t cost_refill_growth(const cost_model *m, exit_type t, uint64_t n,
                             uint64_t add)
 {

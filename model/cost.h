@@ -169,6 +169,13 @@ int cost_feature_guest_side(cost_feature j);
  * (clock, D-cache decay, host arrivals in guest time skipped). insns (may
  * be NULL) gets the run's instructions. */
 uint64_t cost_guest_run(cost_model *m, const trace_rec *r, uint64_t *insns);
+/* The modelled guest interval after an exit of type t whose run is n
+ * instructions, less the instructions' own cycles (guest_cpi x n): the
+ * entry's stub and tail and the refills the run needs (cost_exit's stub,
+ * tail and grefill stages), in core cycles. A model from cost_new_units
+ * will do. synth --like sizes the guest runs with it (docs/calibration.md,
+ * "Guest run lengths"). */
+uint64_t cost_guest_entry(const cost_model *m, exit_type t, uint64_t n);
 /* The entry's refills (guest I-cache lines after the iccci, shadow D-TLB
  * entries; cost_exit's grefill stage) of a run of n + add instructions
  * after an exit of type t, less those of a run of n: what a run that grows

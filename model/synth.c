@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "classify.h"
+#include "cost.h"
 #include "exitprof.h"
 #include "insn440.h"
+#include "params.h"
 #include "sim_config.h"
 #include "trace.h"
 
@@ -252,15 +254,39 @@ static int page_source(const exitprof *p, exit_type t)
     return -1;
 }
 
-/* Guest instructions after an entry: the profile's quantiles, linearly
- * interpolated. */
-static uint32_t draw_run(gsl_rng *r, const exitprof *p)
+/* How the profile's guest runs are written (like_run_shape): a run v of
+ * the profile becomes scale x mid x (v / mid)^power, mid being the
+ * profile's mean run: scale stretches every run alike, power below 1
+ * narrows their spread about mid, above 1 widens it; 1 and 1 are the
+ * profile's runs. */
+typedef struct like_runs {
+    double scale, power, mid;
+} like_runs;
+
+/* The profile's run at quantile u in [0, 1) (its quantiles linearly
+ * interpolated). */
+static double run_quantile(const exitprof *p, double u)
 {
-    double u = gsl_rng_uniform(r) * (XP_RUNQ - 1);
+    u *= XP_RUNQ - 1;
     unsigned i = (unsigned)u;
     double f = u - i;
-    double v = p->runq[i] + f * (p->runq[i + 1] - p->runq[i]);
-    return v > 4294967295.0 ? 0xffffffffu : (uint32_t)(v + 0.5);
+    return p->runq[i] + f * (p->runq[i + 1] - p->runq[i]);
+}
+
+/* A run v of the profile as x writes it, in whole instructions. */
+static double run_as(double v, const like_runs *x)
+{
+    if (x->power != 1 && v > 0)
+        v = x->mid * pow(v / x->mid, x->power);
+    v *= x->scale;
+    return v > 4294967295.0 ? 4294967295.0 : floor(v + 0.5);
+}
+
+/* Guest instructions after an entry: a uniform quantile of the profile's
+ * runs, as x writes them. */
+static uint32_t draw_run(gsl_rng *r, const exitprof *p, const like_runs *x)
+{
+    return (uint32_t)run_as(run_quantile(p, gsl_rng_uniform(r)), x);
 }
 
 static bool table_has_emul(const table *t)
@@ -306,6 +332,8 @@ typedef struct like_ctx {
     gsl_ran_discrete_t *plong[EXIT__COUNT];
     double long_frac[EXIT__COUNT];
     uint64_t nlong[EXIT__COUNT];
+    /* how the profile's runs are written (like_run_shape) */
+    like_runs runs;
 } like_ctx;
 
 /* An idle wait: its time is the guest's idle to its next tick (the cycle
@@ -523,7 +551,7 @@ static sim_err like_emit(like_ctx *c, int row, exit_type t, uint32_t word)
                gsl_rng_uniform(rng) * (double)p->count[t] < (double)p->pr[t]) {
         r.flags |= TRF_GUEST_PR;
     }
-    r.guest = draw_run(rng, p);
+    r.guest = draw_run(rng, p, &c->runs);
     r.tb = c->tb;
     c->tb += c->tbpu; /* (no ticks: a nominal microsecond apart) */
     sim_err e = trace_writer_put(c->w, &r);
@@ -606,6 +634,244 @@ static double like_waits_floor(const table *hw, int r, uint64_t n,
     return (double)n * (w->avg - a) / (T / 2 - a);
 }
 
+/* ---- guest run lengths (docs/calibration.md, "Guest run lengths") ---- */
+
+/* the table's TIMEINGUEST stddev is met when the booked one is this close
+ * (relative) */
+#define LIKE_SD_TOL 0.02
+/* the profile's runs are integrated at this many points (like_booked) */
+#define LIKE_RUN_POINTS ((XP_RUNQ - 1) * 16)
+
+/* the entry's cost is tabled for runs up to this many instructions (its
+ * refills stop growing long before, at the model's caps) */
+#define LIKE_ENTRY_RUNS 4096
+
+/* What the table books of the guest intervals, as the model times them
+ * (cost_guest_entry + guest_cpi x run) and the table's kernel accounts
+ * them: after each group of exit types of one guest entry cost, in the
+ * group's share of the table's exits; the profile's runs at evenly spaced
+ * quantiles. */
+typedef struct like_gt {
+    const cost_model *m;
+    int ngroup;
+    exit_type type[EXIT__COUNT];
+    double w[EXIT__COUNT];
+    /* per group: the entry's cycles for runs 0 .. LIKE_ENTRY_RUNS, and
+     * for longer ones when it no longer grows there (sat; else NAN) */
+    double *entry, sat[EXIT__COUNT];
+    double run[LIKE_RUN_POINTS], lrun[LIKE_RUN_POINTS]; /* and ln(run/mid) */
+    double tick_per_cycle, tbpu;
+    bool ticks_summed; /* 3.1+: ticks summed; 2.6.29: whole usec each */
+} like_gt;
+
+/* Whether the model prices the guest entry after exits of types a and b
+ * alike, for every run: the same cost for each run up to LIKE_ENTRY_RUNS
+ * and for the longest. */
+static bool like_same_entry(const cost_model *m, exit_type a, exit_type b)
+{
+    for (uint64_t n = 0; n <= LIKE_ENTRY_RUNS; n++)
+        if (cost_guest_entry(m, a, n) != cost_guest_entry(m, b, n))
+            return false;
+    return cost_guest_entry(m, a, UINT32_MAX) ==
+           cost_guest_entry(m, b, UINT32_MAX);
+}
+
+static sim_err like_gt_init(like_gt *g, const table *hw, const exitprof *p,
+                            double mid)
+{
+    for (int k = 0; k < LIKE_RUN_POINTS; k++) {
+        g->run[k] = run_quantile(p, (k + 0.5) / LIKE_RUN_POINTS);
+        g->lrun[k] = g->run[k] > 0 ? log(g->run[k] / mid) : 0;
+    }
+    double total = (double)table_exits(hw);
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        if (t == EXIT_TIMEINGUEST || !hw->rows[t].present ||
+            !hw->rows[t].count)
+            continue;
+        double w = (double)hw->rows[t].count / total;
+        int k = 0;
+        while (k < g->ngroup && !like_same_entry(g->m, g->type[k],
+                                                 (exit_type)t))
+            k++;
+        if (k == g->ngroup) {
+            g->type[g->ngroup] = (exit_type)t;
+            g->w[g->ngroup++] = 0;
+        }
+        g->w[k] += w;
+    }
+    g->entry = malloc((size_t)g->ngroup * (LIKE_ENTRY_RUNS + 1) *
+                      sizeof *g->entry);
+    if (!g->entry)
+        return sim_fail(SIM_ERR_NOMEM, "synth: out of memory");
+    for (int j = 0; j < g->ngroup; j++) {
+        double *e = g->entry + (size_t)j * (LIKE_ENTRY_RUNS + 1);
+        for (uint64_t n = 0; n <= LIKE_ENTRY_RUNS; n++)
+            e[n] = (double)cost_guest_entry(g->m, g->type[j], n);
+        double top = (double)cost_guest_entry(g->m, g->type[j], UINT32_MAX);
+        g->sat[j] = top == e[LIKE_ENTRY_RUNS] ? top : NAN;
+    }
+    return SIM_OK;
+}
+
+/* The entry's cycles after a run of n instructions, group j. */
+static double like_entry(const like_gt *g, int j, double n)
+{
+    if (n <= LIKE_ENTRY_RUNS)
+        return g->entry[(size_t)j * (LIKE_ENTRY_RUNS + 1) + (size_t)n];
+    if (!isnan(g->sat[j]))
+        return g->sat[j];
+    return (double)cost_guest_entry(g->m, g->type[j], (uint64_t)n);
+}
+
+/* The mean and the standard deviation of one guest interval's booked
+ * time, in usec: the profile's runs as x writes them (as draw_run draws
+ * them), at guest_cpi cpi and the rest of the model's parameters. */
+static void like_booked(const like_gt *g, const like_runs *x, double cpi,
+                        double *mean, double *sd)
+{
+    double s1 = 0, s2 = 0;
+    for (int k = 0; k < LIKE_RUN_POINTS; k++) {
+        /* run_as, with the logarithm taken once */
+        double n = g->run[k];
+        if (x->power != 1 && n > 0)
+            n = x->mid * exp(x->power * g->lrun[k]);
+        n = fmin(floor(n * x->scale + 0.5), 4294967295.0);
+        double run = floor(n * cpi + 0.5);
+        for (int j = 0; j < g->ngroup; j++) {
+            double ticks = floor((like_entry(g, j, n) + run) *
+                                 g->tick_per_cycle);
+            double us = g->ticks_summed ? ticks / g->tbpu
+                                        : floor(ticks / g->tbpu);
+            s1 += g->w[j] * us;
+            s2 += g->w[j] * us * us;
+        }
+    }
+    *mean = s1 / LIKE_RUN_POINTS;
+    double v = s2 / LIKE_RUN_POINTS - *mean * *mean;
+    if (sd)
+        *sd = v > 0 ? sqrt(v) : 0;
+}
+
+static double like_mean(const like_gt *g, const like_runs *x, double cpi)
+{
+    double m;
+    like_booked(g, x, cpi, &m, NULL);
+    return m;
+}
+
+/* The scale at which runs of x's power book `want` an interval at guest
+ * CPI cpi (x->scale): the booked time grows with the scale, found by
+ * bisection in its logarithm from 2^-20 to 2^32. false when even the
+ * shortest books more. */
+static bool like_fit_scale(const like_gt *g, like_runs *x, double cpi,
+                           double want)
+{
+    double lo = -20, hi = 32;
+    x->scale = exp2(lo);
+    if (like_mean(g, x, cpi) > want)
+        return false;
+    for (int i = 0; i < 26; i++) {
+        x->scale = exp2((lo + hi) / 2);
+        if (like_mean(g, x, cpi) < want)
+            lo = (lo + hi) / 2;
+        else
+            hi = (lo + hi) / 2;
+    }
+    x->scale = exp2(hi);
+    return true;
+}
+
+/* How the profile's guest runs are written for table hw (*x, and the
+ * numbers it comes from in rep->runs*). The model times a guest interval
+ * as the entry's stub, tail and refills plus guest_cpi x the run's
+ * instructions; the table's TIMEINGUEST row is what those intervals
+ * booked. When some guest_cpi in [SYNTH_CPI_LO, SYNTH_CPI_HI] makes the
+ * profile's runs book the table's avg (the model's other parameters at
+ * their defaults), they are kept: the fit finds that CPI. Else the guest
+ * runs longer (or shorter) between exits than the profile's: the runs
+ * are scaled to book the table's avg at the default guest_cpi, and their
+ * spread set to book its stddev (power, 1/64 to 4: the profile keeps the
+ * order of its runs, its shape where the stddev agrees). */
+static sim_err like_run_shape(const table *hw, const exitprof *p,
+                              uint64_t tb_hz, uint64_t core_hz,
+                              bool ticks_summed, like_runs *x,
+                              synth_like_report *rep)
+{
+    double mid = 0;
+    for (int q = 0; q + 1 < XP_RUNQ; q++)
+        mid += (p->runq[q] + p->runq[q + 1]) / 2 / (XP_RUNQ - 1);
+    *x = (like_runs){.scale = 1, .power = 1, .mid = mid};
+    rep->run_scale = rep->run_power = 1;
+    rep->runs = SYNTH_RUNS_NO_ROW;
+    const table_row *tg = &hw->rows[EXIT_TIMEINGUEST];
+    if (!tg->present || tg->count == 0 || !isfinite(tg->avg) || tg->avg < 0)
+        return SIM_OK;
+    params par;
+    params_init(&par);
+    cost_model *m;
+    sim_err e = cost_new_units(&m, &par);
+    if (e != SIM_OK)
+        return e;
+    like_gt g = {.m = m, .ticks_summed = ticks_summed,
+                 .tick_per_cycle = (double)tb_hz / (double)core_hz,
+                 .tbpu = (double)(tb_hz / 1000000u)};
+    if ((e = like_gt_init(&g, hw, p, mid > 0 ? mid : 1)) != SIM_OK) {
+        free(g.entry);
+        cost_free(m);
+        return e;
+    }
+    double cpi = P(&par, guest_cpi), want = tg->avg;
+    rep->runs_table = want;
+    rep->runs_table_sd = tg->stddev;
+    rep->runs_cpi = cpi;
+    rep->runs_cpi_lo = SYNTH_CPI_LO;
+    rep->runs_cpi_hi = SYNTH_CPI_HI;
+    like_booked(&g, x, cpi, &rep->runs_profile, &rep->runs_profile_sd);
+    rep->runs_lo = like_mean(&g, x, SYNTH_CPI_LO);
+    rep->runs_hi = like_mean(&g, x, SYNTH_CPI_HI);
+    rep->runs_booked = rep->runs_profile;
+    rep->runs_booked_sd = rep->runs_profile_sd;
+    rep->runs = SYNTH_RUNS_KEPT;
+    if (!(want >= rep->runs_lo && want <= rep->runs_hi) && mid > 0) {
+        if (!like_fit_scale(&g, x, cpi, want)) {
+            rep->runs = SYNTH_RUNS_ENTRY;
+            like_booked(&g, x, cpi, &rep->runs_booked, &rep->runs_booked_sd);
+            *x = (like_runs){.scale = 1, .power = 1, .mid = mid};
+        } else {
+            rep->runs = SYNTH_RUNS_SCALED;
+            like_runs scaled = *x;
+            double want_sd = tg->stddev, sd = NAN, mean;
+            if (isfinite(want_sd) && want_sd >= 0 && tg->count > 1) {
+                /* the spread grows with the power at the table's mean:
+                 * bisection in its logarithm */
+                double lo = -6, hi = 2;
+                for (int i = 0; i < 20; i++) {
+                    x->power = exp2((lo + hi) / 2);
+                    (void)like_fit_scale(&g, x, cpi, want);
+                    like_booked(&g, x, cpi, &mean, &sd);
+                    if (sd < want_sd)
+                        lo = (lo + hi) / 2;
+                    else
+                        hi = (lo + hi) / 2;
+                }
+                x->power = exp2((lo + hi) / 2);
+                (void)like_fit_scale(&g, x, cpi, want);
+                like_booked(&g, x, cpi, &mean, &sd);
+            }
+            /* a spread no power of the profile's runs books (an end of
+             * the range): the profile's shape, scaled */
+            if (!(fabs(sd - want_sd) <= LIKE_SD_TOL * want_sd))
+                *x = scaled;
+            like_booked(&g, x, cpi, &rep->runs_booked, &rep->runs_booked_sd);
+        }
+    }
+    rep->run_scale = x->scale;
+    rep->run_power = x->power;
+    free(g.entry);
+    cost_free(m);
+    return SIM_OK;
+}
+
 sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
                          const synth_opts *o, synth_like_report *rep)
 {
@@ -655,6 +921,9 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
     }
     gsl_rng_set(c.rng, (unsigned long)o->seed);
     e = like_tables(&c);
+    if (e == SIM_OK)
+        e = like_run_shape(hw, p, tb_hz, o->core_hz ? o->core_hz : tb_hz,
+                           o->ticks_summed, &c.runs, rep);
     if (e != SIM_OK)
         goto out;
     /* the idle waits of a row with other emulations: the profile's share

@@ -43,6 +43,10 @@ typedef struct synth_opts {
      * waits a table's emulation row can hold (a wait lasts to the next
      * tick); 0: no bound, the profile's share */
     double guest_hz;
+    /* synth --like: the table is a 3.1+ kernel's, whose accounting sums
+     * ticks (2.6.29 truncates every interval to whole usec): how the
+     * table booked the guest time the run lengths are sized to */
+    bool ticks_summed;
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
 } synth_opts;
@@ -58,6 +62,12 @@ SIM_MUST_CHECK sim_err synth_write(const char *path, const synth_profile *p,
  * (32-byte records, more with the guest TLB writes), so the number must be
  * given (--exits, a case's baseline.exits). */
 #define SYNTH_LIKE_MAX_DEFAULT_EXITS 100000000ULL
+/* The guest CPIs a fit may take for the profile's guest runs to stand
+ * (docs/calibration.md, "Guest run lengths"): from the 440's dual-issue
+ * floor to three times the model's default. Outside, the fit would not be
+ * estimating a CPI but making up for run lengths the table contradicts. */
+#define SYNTH_CPI_LO 0.5
+#define SYNTH_CPI_HI 4.5
 struct exitprof;
 typedef struct synth_like_report {
     uint64_t exits;
@@ -81,6 +91,23 @@ typedef struct synth_like_report {
     double waits_share[EXIT__COUNT], waits_bound[EXIT__COUNT];
     double waits_floor[EXIT__COUNT], waits_other[EXIT__COUNT];
     uint64_t waits[EXIT__COUNT];
+    /* The guest run lengths (docs/calibration.md, "Guest run lengths"):
+     * what the table's TIMEINGUEST row books an interval (usec, avg and
+     * stddev), what the profile's runs book at the model's defaults
+     * (guest_cpi runs_cpi; avg and stddev) and at either end of the guest
+     * CPIs the fit may take (runs_cpi_lo, runs_cpi_hi; avg), how the runs
+     * were written (run_scale, run_power: a run v of the profile becomes
+     * run_scale x m x (v / m)^run_power, m its mean run) and what they
+     * book so (runs_booked, runs_booked_sd). */
+    enum {
+        SYNTH_RUNS_KEPT,     /* a CPI of the band meets the table */
+        SYNTH_RUNS_SCALED,   /* none does: the runs are scaled */
+        SYNTH_RUNS_NO_ROW,   /* no TIMEINGUEST avg: the profile's */
+        SYNTH_RUNS_ENTRY     /* the entry alone books more than the table */
+    } runs;
+    double runs_table, runs_table_sd, runs_profile, runs_profile_sd;
+    double runs_lo, runs_hi, runs_booked, runs_booked_sd;
+    double runs_cpi, runs_cpi_lo, runs_cpi_hi, run_scale, run_power;
     uint64_t gtlb_writes;
     uint64_t handlers;      /* misses whose refill handler wrote exits */
     uint64_t handler_exits; /* the emulated exits those handlers wrote */
@@ -97,7 +124,9 @@ typedef struct synth_like_report {
  * (the profile's seq lines: its emulated exits follow the miss, taken out of
  * the emulation rows, whose other exits draw from the words outside the
  * handlers) and the guest run length, in instructions
- * (TRF_GUEST_INSNS: the cycle model times it). Idle waits in a row
+ * (TRF_GUEST_INSNS: the cycle model times it), scaled when no plausible
+ * guest CPI makes the profile's runs book the table's TIMEINGUEST avg
+ * (docs/calibration.md, "Guest run lengths"). Idle waits in a row
  * with other emulations (a folded EMULINST) are not drawn one by one: the
  * row gets the profile's share of them as a count, at most what the row's
  * stddev and sum can hold at o->guest_hz (docs/calibration.md), placed at

@@ -236,9 +236,10 @@ sim_cli_test(whatif_json_guest 0
   whatif @cost_mix.bin --transform pv --format json)
 # The synthetic-truth form: the baseline's table is a cpu440 recording's in
 # the seed's layout (one EMULINST row, no breakdown beneath it: synthesis
-# then bounds the row's idle waits), each seed calibrated on its own.
+# then bounds the row's idle waits; the report says what it made of the
+# guest run lengths), each seed calibrated on its own.
 add_test(NAME cli_validate_table_record
-  COMMAND sh -c "\"$0\" validate synthtruth --cases \"$1\" > truth.txt 2>&1 && grep -Eq 'baseline: the table.s EMULINST row \\([0-9]+ exits, .* holds at most' truth.txt && grep -q 'each seed is calibrated on its own recorded table' truth.txt && grep -q 'verdict synthtruth: PASS' truth.txt"
+  COMMAND sh -c "\"$0\" validate synthtruth --cases \"$1\" > truth.txt 2>&1 && grep -Eq 'baseline: the table.s EMULINST row \\([0-9]+ exits, .* holds at most' truth.txt && grep -Eq 'baseline: guest runs: the table books [0-9.]+ usec an interval' truth.txt && grep -q 'each seed is calibrated on its own recorded table' truth.txt && grep -q 'verdict synthtruth: PASS' truth.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cases
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_table_record PROPERTIES TIMEOUT 120

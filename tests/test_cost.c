@@ -5,6 +5,7 @@
  * vcpu_load per entry, D-cache decay, seeded variability, determinism and
  * the accounting invariants of a model replay. */
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -658,6 +659,36 @@ static void test_refill_growth_of_a_longer_run(void)
     cost_free(m);
 }
 
+/* The guest interval less its instructions (synth --like sizes the runs
+ * with it): the stub, the tail and the refills of the run, so that with
+ * guest_cpi x n it is the guest time cost_exit gives, for short runs, runs
+ * at the refill caps and without the iccci. */
+static void test_guest_entry_is_the_interval_less_the_run(void)
+{
+    params p;
+    quiet(&p);
+    test_guest_stages(&p);
+    P(&p, guest_cpi) = 1.5;
+    cost_model *m = mk(&p);
+    trace_rec r = ex(EXIT_SYSCALL, 0, 0);
+    static const uint64_t runs[] = {0, 1, 16, 17, 1000, 123457};
+    for (int iccci = 1; iccci >= 0; iccci--) {
+        cost_set_iccci(m, iccci);
+        for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+            uint64_t h, g;
+            cost_exit(m, &r, runs[i], &h, &g);
+            uint64_t run = (uint64_t)floor(1.5 * (double)runs[i] + 0.5);
+            CU_ASSERT_EQUAL(cost_guest_entry(m, EXIT_SYSCALL, runs[i]) + run,
+                            g);
+        }
+    }
+    /* 32 + 4*10 stub, 22 + 3*10 tail, 2 lines*10 + (1+1)*3 for 16 */
+    cost_set_iccci(m, true);
+    CU_ASSERT_EQUAL(cost_guest_entry(m, EXIT_SYSCALL, 16),
+                    32 + 40 + 22 + 30 + 20 + 2 * 3);
+    cost_free(m);
+}
+
 /* A signal arriving in an idle wait makes the exit a SIGNAL (TRF_IDLE):
  * it is priced with the wait until the guest's tick, as EMUL_WAIT is. */
 static void test_signal_that_ended_a_wait_idles_too(void)
@@ -978,6 +1009,8 @@ static CU_TestInfo tests[] = {
     {"the recorder gives the run before the exit",
      test_recorder_gives_the_run_before_the_exit},
     {"refill growth of a longer run", test_refill_growth_of_a_longer_run},
+    {"guest entry: the interval less the run",
+     test_guest_entry_is_the_interval_less_the_run},
     {"a SIGNAL that ended a wait idles too",
      test_signal_that_ended_a_wait_idles_too},
     {"decode table rows do not overlap", test_decode_table_rows_do_not_overlap},

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "exitprof.h"
+#include "params.h"
 #include "synth.h"
 #include "table.h"
 #include "testlib.h"
@@ -746,6 +748,135 @@ static void test_synth_like_waits_bounded_and_counted(void)
     }
 }
 
+/* synth --like of a one-row (folded) EMULINST table of 10,000 exits whose
+ * TIMEINGUEST row books `avg` usec an interval (stddev sd), with the
+ * profile "r": guest runs spread evenly from 0 to 1,000 instructions
+ * (quantile q runs 10 q). The trace's runs, timed as the cycle model does
+ * at its defaults (the entry's stub, tail and refills + guest_cpi x run,
+ * at 667 MHz) and booked as the table's kernel did (whole usec each, or
+ * ticks summed): their mean and stddev in *mean, *sd, their mean length
+ * in *insns. */
+static void synth_runs(double avg, double sd, bool ticks_summed,
+                       synth_like_report *rep, double *mean, double *sdev,
+                       double *insns)
+{
+    static char pt[4096];
+    size_t n = (size_t)snprintf(
+        pt, sizeof pt,
+        "name r\nsource s\nassumes a\nexits 10000\n"
+        "type EMULINST 10000 0\nword EMULINST 0x7c7042a6 10000\nrunq");
+    for (int q = 0; q < XP_RUNQ; q++)
+        n += (size_t)snprintf(pt + n, sizeof pt - n, " %d", 10 * q);
+    snprintf(pt + n, sizeof pt - n, "\n");
+    static exitprof p;
+    CU_ASSERT_EQUAL_FATAL(exitprof_parse(&p, pt, strlen(pt), "r.prof"),
+                          SIM_OK);
+    char tt[512];
+    snprintf(tt, sizeof tt,
+             "unit is usec\ntraced duration %.0f usec\n"
+             "type count min max sum avg stddev time%%\n"
+             "EMULINST 10000 10 40 200000 20.0000 5.00 50\n"
+             "TIMEINGUEST 10000 0 100000 %.0f %.4f %.3f 50\n",
+             200000 + 10000 * avg, 10000 * avg, avg, sd);
+    table t;
+    CU_ASSERT_EQUAL_FATAL(table_parse(&t, tt, strlen(tt), TFMT_KVM, "r"),
+                          SIM_OK);
+    synth_opts o = {.seed = 1, .ticks_summed = ticks_summed};
+    char path[512];
+    snprintf(path, sizeof path, "%s/runs.bin", test_tmp_dir());
+    CU_ASSERT_EQUAL_FATAL(synth_like_write(path, &t, &p, &o, rep), SIM_OK);
+    static params par;
+    params_init(&par);
+    cost_model *m;
+    CU_ASSERT_EQUAL_FATAL(cost_new_units(&m, &par), SIM_OK);
+    trace_reader *rd;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&rd, path), SIM_OK);
+    double s1 = 0, s2 = 0, si = 0, k = 0;
+    for (;;) {
+        const trace_rec *recs;
+        size_t m_;
+        CU_ASSERT_EQUAL_FATAL(trace_reader_next(rd, &recs, &m_), SIM_OK);
+        if (!m_)
+            break;
+        for (size_t i = 0; i < m_; i++) {
+            if (recs[i].kind != TREC_EXIT)
+                continue;
+            uint64_t run = recs[i].guest;
+            double c = (double)cost_guest_entry(m, (exit_type)recs[i].type,
+                                                run) +
+                       floor(P(&par, guest_cpi) * (double)run + 0.5);
+            double us = ticks_summed ? c / 667 : floor(c / 667);
+            s1 += us;
+            s2 += us * us;
+            si += (double)run;
+            k++;
+        }
+    }
+    trace_reader_close(rd);
+    cost_free(m);
+    CU_ASSERT_EQUAL(k, 10000);
+    *mean = s1 / k;
+    *sdev = sqrt(s2 / k - *mean * *mean);
+    *insns = si / k;
+}
+
+/* The trace's runs are the profile's, unscaled (mean 500 instructions). */
+static void assert_profile_runs(const synth_like_report *rep, double insns)
+{
+    CU_ASSERT_EQUAL(rep->run_scale, 1);
+    CU_ASSERT_EQUAL(rep->run_power, 1);
+    CU_ASSERT(fabs(insns - 500) < 15);
+}
+
+/* A table whose guest time a plausible guest CPI gives the profile's runs
+ * (they book ~1.7 usec an interval at the default 1.5; 2.0 needs a CPI
+ * near 2): the profile's runs, unscaled (mean 500 instructions). */
+static void test_synth_like_runs_kept_where_a_cpi_fits(void)
+{
+    synth_like_report rep;
+    double mean, sd, insns;
+    synth_runs(2.0, 3.0, false, &rep, &mean, &sd, &insns);
+    CU_ASSERT_EQUAL(rep.runs, SYNTH_RUNS_KEPT);
+    assert_profile_runs(&rep, insns);
+    CU_ASSERT(rep.runs_lo < 2.0 && rep.runs_hi > 2.0);
+    CU_ASSERT(fabs(mean - rep.runs_profile) < 0.05);
+}
+
+/* A guest whose intervals book 100 usec (stddev 80): no CPI of the band
+ * makes the profile's runs do that; the runs are stretched (and their
+ * spread set) so that the trace's intervals, timed at the model's
+ * defaults, book the table's avg and stddev. Without the rule they booked
+ * ~1.7 usec, and the fit could not reach the table (the audit's
+ * idle-some guest: -66% on its own table). The same with 3.1+ accounting
+ * (ticks summed, no truncation). */
+static void test_synth_like_runs_sized_to_the_table(void)
+{
+    for (int acct = 0; acct < 2; acct++) {
+        synth_like_report rep;
+        double mean, sd, insns;
+        synth_runs(100, 80, acct, &rep, &mean, &sd, &insns);
+        CU_ASSERT_EQUAL(rep.runs, SYNTH_RUNS_SCALED);
+        CU_ASSERT(rep.runs_hi < 100);
+        CU_ASSERT(fabs(mean - 100) < 2);
+        CU_ASSERT(fabs(sd - 80) < 4);
+        CU_ASSERT(fabs(rep.runs_booked - 100) < 1);
+        CU_ASSERT(insns > 20000);
+    }
+}
+
+/* A 3.1+ table whose intervals book less than the entry alone (stub, tail
+ * and the first refills, ~0.7 usec at 667 MHz): no run length explains
+ * it, the profile's runs are kept and the report says so. */
+static void test_synth_like_runs_shorter_than_the_entry(void)
+{
+    synth_like_report rep;
+    double mean, sd, insns;
+    synth_runs(0.3, 0.2, true, &rep, &mean, &sd, &insns);
+    CU_ASSERT_EQUAL(rep.runs, SYNTH_RUNS_ENTRY);
+    assert_profile_runs(&rep, insns);
+    CU_ASSERT(rep.runs_booked > 0.6);
+}
+
 static CU_TestInfo tests[] = {
     {"slope and its error by hand", test_slope_by_hand},
     {"wall rates of three recordings", test_wall_rates_of_three_recordings},
@@ -772,6 +903,12 @@ static CU_TestInfo tests[] = {
      test_synth_like_no_room_for_waits},
     {"synth --like: idle waits bounded by the row, a count",
      test_synth_like_waits_bounded_and_counted},
+    {"synth --like: the profile's runs where a guest CPI fits",
+     test_synth_like_runs_kept_where_a_cpi_fits},
+    {"synth --like: runs sized to the table's guest time",
+     test_synth_like_runs_sized_to_the_table},
+    {"synth --like: a table booking less than the entry",
+     test_synth_like_runs_shorter_than_the_entry},
     CU_TEST_INFO_NULL,
 };
 

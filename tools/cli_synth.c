@@ -60,10 +60,15 @@ static void help(FILE *f)
         "in a random order; the per-exit details - instruction words, user/kernel\n"
         "mode, pages of misses and faults, guest TLB writes, guest run lengths in\n"
         "instructions - come from exit profile --mix PROFILE (a built-in name or a\n"
-        "file; default boot), measured on cpu440, never from the table. A table\n"
+        "file; default boot), measured on cpu440, not from the table (but for the\n"
+        "run lengths' size, below). A table\n"
         "without EMUL_* rows counts every emulated instruction as EMULINST (the\n"
         "taxonomy before 3.0). After each guest TLB miss (ITLBREAL, DTLBREAL) the\n"
         "profile's refill handler runs: its emulated exits follow the miss.\n"
+        "The guest runs are the profile's when a guest CPI from %g to %g makes\n"
+        "them book TABLE's TIMEINGUEST avg; else they are stretched (or\n"
+        "shortened), and their spread set, to book its avg and stddev at the\n"
+        "model's defaults (said on stderr; docs/calibration.md).\n"
         "The trace carries no ticks: replay and calibrate price it with the\n"
         "cycle model (docs/calibration.md).\n"
         "  --mix list       the built-in profiles and what each assumes\n"
@@ -74,7 +79,7 @@ static void help(FILE *f)
         "                   waits it can hold; the waits are a count, the\n"
         "                   profile's share or that bound (said on stderr),\n"
         "                   placed at random (docs/calibration.md)\n",
-        default_guest_hz());
+        SYNTH_CPI_LO, SYNTH_CPI_HI, default_guest_hz());
 }
 
 static int list_mixes(void)
@@ -90,6 +95,33 @@ static int list_mixes(void)
                p.source);
     }
     return 0;
+}
+
+/* What synthesis made of the guest run lengths (docs/calibration.md,
+ * "Guest run lengths"). */
+static void like_runs_line(const synth_like_report *r)
+{
+    if (r->runs == SYNTH_RUNS_NO_ROW) {
+        fprintf(stderr, "synth: guest runs: the profile's (the table has no "
+                "TIMEINGUEST avg to size them by)\n");
+        return;
+    }
+    fprintf(stderr, "synth: guest runs: the table books %g usec an interval "
+            "(stddev %g), the profile's runs %.3g (stddev %.3g) at the "
+            "model's defaults (guest_cpi %g; %.3g at %g, %.3g at %g)",
+            r->runs_table, r->runs_table_sd, r->runs_profile,
+            r->runs_profile_sd, r->runs_cpi, r->runs_lo, r->runs_cpi_lo,
+            r->runs_hi, r->runs_cpi_hi);
+    if (r->runs == SYNTH_RUNS_KEPT)
+        fprintf(stderr, ": the profile's runs\n");
+    else if (r->runs == SYNTH_RUNS_SCALED)
+        fprintf(stderr, ": runs x %.4g, spread ^ %.3g, booking %.4g (stddev "
+                "%.4g) (docs/calibration.md)\n", r->run_scale, r->run_power,
+                r->runs_booked, r->runs_booked_sd);
+    else
+        fprintf(stderr, ": the entry alone books %.3g, more than the table: "
+                "the profile's runs (docs/calibration.md)\n",
+                r->runs_booked);
 }
 
 static int synth_like(const char *like, const char *mix,
@@ -135,6 +167,7 @@ static int synth_like(const char *like, const char *mix,
     synth_opts so = {.exits = exits, .seed = seed, .tb_hz = tb_hz,
                      .spr_rows_3x = rows_3x || tb_per_usec > 0,
                      .guest_hz = guest_hz,
+                     .ticks_summed = rows_3x || tb_per_usec > 0,
                      .progress = cli_progress_update, .progress_ctx = &prog};
     synth_like_report rep;
     e = synth_like_write(out, &t, &p, &so, &rep);
@@ -153,6 +186,7 @@ static int synth_like(const char *like, const char *mix,
                 "handler: %llu emulated exits (docs/calibration.md)\n",
                 (unsigned long long)rep.handlers,
                 (unsigned long long)rep.handler_exits);
+    like_runs_line(&rep);
     for (int r = 0; r < EXIT__COUNT; r++) {
         if (!(rep.waits_share[r] > 0))
             continue;

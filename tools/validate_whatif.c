@@ -465,19 +465,28 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
          * fallback to a plainer trace that would predict something else */
         sim_err e = step(c, "sim trace synth --like", argv, NULL);
         if (e == SIM_OK && notes) {
-            /* what synthesis made of the table's idle waits: its stderr
-             * line (the last in the steps' log) */
-            char log[600], line[700], waits[700] = "";
+            /* what synthesis made of the table's idle waits and of the
+             * guest run lengths: its stderr lines (the last of each in
+             * the steps' log) */
+            char log[600], line[700], waits[700] = "", runs[700] = "";
             snprintf(log, sizeof log, "%s/steps.log", c->tmp);
             FILE *f = fopen(log, "r");
-            while (f && fgets(line, sizeof line, f))
-                if (!strncmp(line, "synth: ", 7) && strstr(line, "idle waits"))
+            while (f && fgets(line, sizeof line, f)) {
+                if (strncmp(line, "synth: ", 7) != 0)
+                    continue;
+                if (strstr(line, "idle waits"))
                     snprintf(waits, sizeof waits, "%s", line + 7);
+                else if (!strncmp(line + 7, "guest runs: ", 12))
+                    snprintf(runs, sizeof runs, "%s", line + 7);
+            }
             if (f)
                 fclose(f);
             waits[strcspn(waits, "\n")] = '\0';
+            runs[strcspn(runs, "\n")] = '\0';
             if (waits[0])
                 note(c, notes, "baseline: %s", waits);
+            if (runs[0])
+                note(c, notes, "baseline: %s", runs);
         }
         if (e == SIM_OK && notes) {
             snprintf(buf, sizeof buf, "baseline: sim trace synth --like %s "
