@@ -189,6 +189,9 @@ typedef struct fitctx {
     bool fold;
     int nused, used[EXIT__COUNT];
     double w[EXIT__COUNT];
+    /* the factors of the avg and stddev residuals' weights: how noisy
+     * each is (calib_noise) */
+    double g_avg[EXIT__COUNT], g_sd[EXIT__COUNT];
     double tgt_min[EXIT__COUNT]; /* hw min (usec) */
     /* per row: how far above the printed min the true one may lie: 1 usec
      * for a whole number (2.6.29 truncates every sample, 3.1+ divides the
@@ -226,6 +229,48 @@ static sim_err evaluate(fitctx *c, const params *p, evalout *out)
     return e;
 }
 
+double calib_extreme_share(const calib_sample *s)
+{
+    if (!(s->n >= 1) || !(s->sd > 0) || !isfinite(s->max) ||
+        !isfinite(s->min) || !isfinite(s->avg))
+        return 0;
+    double d = fmax(s->max - s->avg, s->avg - s->min);
+    double f = d * d / (s->n * s->sd * s->sd);
+    return f < 1 ? f : 1;
+}
+
+/* The residuals' noise (docs/calibration.md, "How noisy each residual
+ * is"). The avg of n exits of stddev sd is uncertain by sd / sqrt(n), in
+ * the table (one run) and in the model's replay (one draw of its host
+ * events) alike. A stddev's square is the sum S of the n squared
+ * deviations d_j^2 over n; when its large deviations come as a Poisson
+ * number of rare events (a preemption here and there), Var(S) is about
+ * sum d_j^4 <= max d_j^2 x S, so the relative spread of S is at most
+ * sqrt(f), f the extreme share, and that of ln(sd) half of it. The
+ * residual compares ln(sd + CALIB_SD_FLOOR): its sensitivity to ln(sd)
+ * is sd / (sd + floor). */
+void calib_noise(const calib_sample *hw, const calib_sample *m,
+                 double *sigma_avg, double *sigma_sd, double *g_avg,
+                 double *g_sd)
+{
+    double va = 0, vs = 0;
+    const calib_sample *side[2] = {hw, m};
+    for (int k = 0; k < 2; k++) {
+        const calib_sample *s = side[k];
+        if (!(s->n >= 1) || !(s->sd > 0))
+            continue;
+        va += s->sd * s->sd / s->n;
+        double q = s->sd / (s->sd + CALIB_SD_FLOOR);
+        vs += calib_extreme_share(s) * q * q;
+    }
+    double a = fabs(hw->avg) > 1 ? fabs(hw->avg) : 1; /* as rel() */
+    *sigma_avg = sqrt(va) / a;
+    *sigma_sd = 0.5 * sqrt(vs);
+    double ra = *sigma_avg / CALIB_TAU_AVG, rs = *sigma_sd / CALIB_TAU_SD;
+    *g_avg = 1 / sqrt(1 + ra * ra);
+    *g_sd = 1 / sqrt(1 + rs * rs);
+}
+
 static double rel(double model, double hw)
 {
     return (model - hw) / (fabs(hw) > 1 ? fabs(hw) : 1);
@@ -238,9 +283,9 @@ static void residuals(const fitctx *c, const evalout *e, double *f)
         int i = c->used[j];
         const table_row *r = &c->hw->rows[i];
         double w = c->w[i];
-        f[k++] = w * rel(e->avg[i], r->avg);
+        f[k++] = w * c->g_avg[i] * rel(e->avg[i], r->avg);
         /* stddevs span orders of magnitude (rare long exits): log ratio */
-        f[k++] = w * CALIB_W_SD *
+        f[k++] = w * c->g_sd[i] * CALIB_W_SD *
                  log((e->sd[i] + CALIB_SD_FLOOR) / (r->stddev + CALIB_SD_FLOOR));
         /* a printed min m says the true minimum lies in [m, m + 1) usec
          * (2.6.29 truncates each sample): no residual inside, the
@@ -591,6 +636,20 @@ static sim_err setup_rows(fitctx *c, const char *path, calib_result *r)
         if (i == EXIT_EMUL_WAIT)
             w->weight = 0;
         c->w[i] = w->weight;
+        /* how noisy its residuals are: the table's row, and the model's
+         * replay as another draw of the same distribution over the
+         * trace's exits of the row (a function of the table and the
+         * trace alone, so the objective is one wherever the fit starts
+         * and whoever evaluates it) */
+        calib_sample hs = {(double)t->count, t->avg, t->stddev, t->min,
+                           t->max};
+        calib_sample ms = hs;
+        ms.n = (double)w->count_trace;
+        w->xshare_hw = calib_extreme_share(&hs);
+        calib_noise(&hs, &ms, &w->sigma_avg, &w->sigma_sd, &w->g_avg,
+                    &w->g_sd);
+        c->g_avg[i] = w->g_avg;
+        c->g_sd[i] = w->g_sd;
         c->tgt_min[i] = t->min;
         c->min_width[i] = t->min == floor(t->min) ? 1 : 0;
         c->used[c->nused++] = i;
@@ -1128,6 +1187,16 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
     /* the start: residuals and the Jacobian of every candidate */
     progress(o, "calibrate: Jacobian of %d parameters at the start (%llu "
              "exits per replay)", c.ncand, (unsigned long long)r->fit_exits);
+    {
+        params p;
+        params_at(&c, c.u_all, &p);
+        evalout eo;
+        e = evaluate(&c, &p, &eo);
+        if (e != SIM_OK)
+            goto out;
+        fill_rows(&c, &eo, r, true);
+        r->guest_from_trace = eo.guest_from_trace;
+    }
     gsl_matrix *J = gsl_matrix_alloc(c.nres, (size_t)c.ncand);
     double f0[3 * EXIT__COUNT];
     e = jacobian_all(&c, c.u_all, f0, J);
@@ -1136,18 +1205,6 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
         goto out;
     }
     r->cost0 = objective(f0, c.nres);
-    {
-        params p;
-        params_at(&c, c.u_all, &p);
-        evalout eo;
-        e = evaluate(&c, &p, &eo);
-        if (e != SIM_OK) {
-            gsl_matrix_free(J);
-            goto out;
-        }
-        fill_rows(&c, &eo, r, true);
-        r->guest_from_trace = eo.guest_from_trace;
-    }
     identify(&c, J, r);
     gsl_matrix_free(J);
     r->nfit = c.nfree;
@@ -1444,6 +1501,19 @@ void calib_write_report(FILE *f, const calib_result *r)
     if (isfinite(r->total_full))
         fprintf(f, " %7.2f%%", pct(r->total_full, r->total_hw));
     fputc('\n', f);
+    fprintf(f, "# how noisy each row is (docs/calibration.md): the share of "
+               "the table's squared deviations its most extreme exit "
+               "carries, the 1-sigmas of the avg (relative) and stddev (log) "
+               "residuals, their weights' factors\n");
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const calib_row *w = &r->row[i];
+        if (!w->used || w->weight == 0)
+            continue;
+        fprintf(f, "#   %-11s extreme %5.3f  sigma avg %6.2f%% sd %5.3f  "
+                   "factors avg %5.3f sd %5.3f\n",
+                exit_name((exit_type)i), w->xshare_hw, 100 * w->sigma_avg,
+                w->sigma_sd, w->g_avg, w->g_sd);
+    }
     fprintf(f, "# %s: table %.0f usec, fitted %.0f usec (%+.2f%%)",
             r->total_handled ? "handled time (the table has no guest time; "
                                "TIMEINGUEST left out of both)"

@@ -1,7 +1,9 @@
 /* calib: fits cycle-model parameters so that replaying a trace through the
  * model reproduces a hardware exit-timing table row by row
  * (docs/calibration.md). Objective: relative errors of avg, stddev and min
- * of every row both have, weighted by the row's share of the traced time;
+ * of every row both have, weighted by the row's share of the traced time
+ * and, avg and stddev, by how noisy each is (a row's count, spread and
+ * most extreme exit, in the table and in the model's replay);
  * GSL gsl_multifit_nlinear (trust region) in a logistic transform of each
  * parameter's range; Jacobian by finite differences with the model's seed
  * fixed (common random numbers), its columns spread over threads (the
@@ -48,12 +50,49 @@ typedef struct calib_row {
                                     trace's count scaled to hw's exits */
     double avg_full, sum_full;   /* whole trace at the result (when the fit
                                     used a subsample), else NAN */
+    /* how noisy the row's residuals are (docs/calibration.md, "How noisy
+     * each residual is"): the share of the table's squared deviations its
+     * most extreme exit carries; the 1-sigma of the avg residual and of
+     * the stddev's log ratio it implies, the model's replay taken as
+     * another draw of the table's distribution over the trace's exits;
+     * the factors (<= 1) the two residuals' weights are multiplied by */
+    double xshare_hw;
+    double sigma_avg, sigma_sd;
+    double g_avg, g_sd;
 } calib_row;
+
+/* A row as a sample: exits, avg, stddev, min and max (usec). */
+typedef struct calib_sample {
+    double n, avg, sd, min, max;
+} calib_sample;
+
+/* The share of a row's squared deviations its most extreme exit carries:
+ * max(max - avg, avg - min)^2 / (n sd^2), in [0, 1]; 0 for a row without
+ * spread or without a known max and min. */
+double calib_extreme_share(const calib_sample *s);
+
+/* The 1-sigmas of a row's two spread-driven residuals, the table (hw)
+ * and the model's replay (m) each a draw (the fit passes the table's row
+ * with the trace's count as m: the hypothesis that both are draws of one
+ * distribution): the avg's relative error, sqrt(sd_hw^2 / n_hw +
+ * sd_m^2 / n_m) / avg_hw, and the stddev's log ratio, 0.5 sqrt(f_hw +
+ * f_m) with f the extreme shares (a bound on the squared deviations' own
+ * relative spread); then the factors 1 / sqrt(1 + (sigma / tau)^2) of
+ * their weights, tau CALIB_TAU_AVG and CALIB_TAU_SD. */
+void calib_noise(const calib_sample *hw, const calib_sample *m,
+                 double *sigma_avg, double *sigma_sd, double *g_avg,
+                 double *g_sd);
 
 #define CALIB_MIN_SHARE 1e-4
 #define CALIB_W_SD 0.25 /* stddev (log ratio) residual weight relative to avg */
 #define CALIB_W_MIN 0.25 /* min residual weight relative to avg */
 #define CALIB_SD_FLOOR 0.5 /* usec added to both stddevs in their log ratio */
+/* The error a row's avg is fitted to when the table carries it precisely
+ * (relative); the stddev's log ratio's is CALIB_TAU_AVG / CALIB_W_SD, so a
+ * noise-free row keeps the weights above. A residual whose own 1-sigma is
+ * sigma counts 1 / sqrt(1 + (sigma / tau)^2) of that. */
+#define CALIB_TAU_AVG 0.01
+#define CALIB_TAU_SD (CALIB_TAU_AVG / CALIB_W_SD)
 
 typedef struct calib_opts {
     bool fit[PARAM__COUNT];         /* candidates */

@@ -149,9 +149,14 @@ add_test(NAME cli_synth_like_runs_replayed
 # -0.6% (seeds 1-3 at 200k: -0.08%, -0.20%, -0.84%), was -65.9% and -91%;
 # a guest of 20 usec an interval at 30k exits, seed 1: +3.0%, TIMEINGUEST
 # -0.5% (seeds 2, 3: -6.1%, -0.2%), was -22.0% and -43%.
+# With each residual weighted by its noise (docs/calibration.md, "How
+# noisy each residual is"), idle-some's EMULINST avg (20,000 exits of
+# stddev 1,200 usec) is uncertain by 12% and the fit no longer chases it:
+# seeds 1-3 +3.89%, +2.31%, +1.12% (the table's total is itself
+# uncertain by about 1.7%); budget 4%.
 add_test(NAME cli_selffit_idlesome
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/selffit_check.sh $<TARGET_FILE:sim>
-          ${CMAKE_SOURCE_DIR}/tests/data/table_idlesome.txt 30100 1 3 3
+          ${CMAKE_SOURCE_DIR}/tests/data/table_idlesome.txt 30100 1 4 3
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 add_test(NAME cli_selffit_guest20
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/selffit_check.sh $<TARGET_FILE:sim>
