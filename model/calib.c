@@ -50,7 +50,6 @@ void calib_opts_default(calib_opts *o)
     o->max_iter = 40;
     o->rank_tol = 1e-2;
     o->fd_step = 0.05;
-    o->coarse_step = 0;
     o->unit = STATS_USEC;
     o->full_check = true;
     o->refine_iter = 6;
@@ -200,7 +199,6 @@ typedef struct fitctx {
     double min_width[EXIT__COUNT];
     size_t nres;
     unsigned evals;
-    double fd; /* the finite-difference step of the stage being fitted */
     /* last evaluation, for the df callback (GSL calls f(x) before df(x)) */
     gsl_vector *last_x, *last_f;
     bool have_last;
@@ -315,7 +313,7 @@ static void *fd_worker(void *arg)
     double u[PARAM__COUNT];
     for (int q = j->first; q < j->ncols; q += j->step) {
         memcpy(u, j->u0, sizeof(double) * (size_t)c->ncand);
-        u[j->cols[q]] += c->fd;
+        u[j->cols[q]] += c->o->fd_step;
         params p;
         params_at(c, u, &p);
         evalout e;
@@ -423,7 +421,7 @@ static int cb_df(const gsl_vector *x, void *arg, gsl_matrix *J)
         for (size_t i = 0; i < c->nres; i++)
             gsl_matrix_set(J, i, (size_t)k,
                            (out[(size_t)k * c->nres + i] - f0->data[i]) /
-                               c->fd);
+                               c->o->fd_step);
     free(out);
     gsl_vector_free(f0);
     return GSL_SUCCESS;
@@ -690,7 +688,7 @@ static sim_err jacobian_all(fitctx *c, const double *u_all, double *f0,
             for (size_t i = 0; i < c->nres; i++)
                 gsl_matrix_set(J, i, (size_t)k,
                                (out[(size_t)k * c->nres + i] - f0[i]) /
-                                   c->fd);
+                                   c->o->fd_step);
     free(out);
     return err;
 }
@@ -1047,74 +1045,6 @@ static sim_err lm_fit(fitctx *c, calib_result *r, unsigned max_iter,
     return e;
 }
 
-/* The objective at u (unrounded). */
-static double objective_at(fitctx *c, const double *u)
-{
-    params p;
-    params_at(c, u, &p);
-    evalout eo;
-    if (evaluate(c, &p, &eo) != SIM_OK)
-        return INFINITY;
-    c->evals++;
-    double f[3 * EXIT__COUNT];
-    residuals(c, &eo, f);
-    return objective(f, c->nres);
-}
-
-static double eval_total(fitctx *c, const double *u, calib_result *r);
-
-/* The second start (calib_run): from u_start, a fit at o->coarse_step,
- * then at o->fd_step from its point; it replaces the fit already in r and
- * u_fit when its objective is lower. */
-static sim_err coarse_start(fitctx *c, calib_result *r, const double *u_start,
-                            double *u_fit)
-{
-    const calib_opts *o = c->o;
-    calib_result *alt = malloc(sizeof *alt);
-    if (!alt)
-        return sim_fail(SIM_ERR_NOMEM, "calibrate: out of memory");
-    *alt = *r;
-    double u_alt[PARAM__COUNT];
-    memcpy(c->u_all, u_start, sizeof c->u_all);
-    c->fd = o->coarse_step;
-    sim_err e = lm_fit(c, alt, o->max_iter, u_alt);
-    c->fd = o->fd_step;
-    if (e == SIM_OK) {
-        r->coarse_iterations = alt->iterations;
-        r->coarse_total = eval_total(c, u_alt, r);
-        snprintf(r->coarse_status, sizeof r->coarse_status, "%s",
-                 alt->status);
-        memcpy(c->u_all, u_alt, sizeof c->u_all);
-        e = lm_fit(c, alt, o->max_iter, u_alt);
-    }
-    if (e == SIM_OK) {
-        r->coarse = true;
-        r->coarse_step = o->coarse_step;
-        r->fd_step = o->fd_step;
-        r->fine_cost = objective_at(c, u_fit);
-        r->coarse_cost = objective_at(c, u_alt);
-        r->coarse_kept = r->coarse_cost < r->fine_cost;
-        if (r->coarse_kept) {
-            /* the second start's fit, with what the report says of both */
-            alt->coarse = true;
-            alt->coarse_step = r->coarse_step;
-            alt->fd_step = r->fd_step;
-            alt->coarse_iterations = r->coarse_iterations;
-            alt->coarse_total = r->coarse_total;
-            memcpy(alt->coarse_status, r->coarse_status,
-                   sizeof alt->coarse_status);
-            alt->fine_cost = r->fine_cost;
-            alt->coarse_cost = r->coarse_cost;
-            alt->coarse_kept = true;
-            *r = *alt;
-            memcpy(u_fit, u_alt, sizeof u_alt);
-        }
-    }
-    memcpy(c->u_all, u_fit, sizeof c->u_all);
-    free(alt);
-    return e;
-}
-
 /* The total (usec, scaled to the table's exits) of an evaluation, as
  * fill_rows computes it. */
 static double eval_total(fitctx *c, const double *u, calib_result *r)
@@ -1142,7 +1072,6 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
     c.o = o;
     c.hw = hw;
     c.base = *start;
-    c.fd = o->fd_step;
     sim_err e = SIM_OK;
 
     /* candidates and their ranges */
@@ -1212,24 +1141,9 @@ sim_err calib_run(const char *path, const table *hw, const params *start,
     double u_fit[PARAM__COUNT];
     memcpy(u_fit, c.u_all, sizeof u_fit);
     if (c.nfree > 0 && (size_t)c.nfree <= c.nres) {
-        double u_start[PARAM__COUNT];
-        memcpy(u_start, c.u_all, sizeof u_start);
         e = lm_fit(&c, r, o->max_iter, u_fit);
         if (e != SIM_OK)
             goto out;
-        /* A second start on a small trace, when asked
-         * (docs/calibration.md, "The fit"): its rare events (host
-         * preemptions of ms) can make the objective rough on the scale of
-         * --fd-step, and the fit stop far from the table with every row
-         * off alike. A first fit whose finite differences span a wider
-         * step sees the trend through the roughness; the fit at --fd-step
-         * goes on from its point; of the two ends the lower objective is
-         * kept. */
-        if (o->coarse_step > o->fd_step && r->fit_exits < CALIB_COARSE_EXITS) {
-            e = coarse_start(&c, r, u_start, u_fit);
-            if (e != SIM_OK)
-                goto out;
-        }
         /* Refinement: the subsample's point, fitted again on the whole
          * trace for a few iterations, so that the result carries no
          * subsample bias (docs/calibration.md, "Speed") */
@@ -1417,17 +1331,6 @@ void calib_write_report(FILE *f, const calib_result *r)
             (unsigned long long)r->trace_exits,
             r->fit_exits < r->trace_exits ? " (subsample)" : "", r->nres,
             r->nres / 3, r->status, r->iterations, r->evaluations);
-    if (r->coarse)
-        fprintf(f, "# second start (a trace of under %llu exits): a fit at "
-                   "finite differences of %g, %s after %u iterations at "
-                   "total %+.2f%%, then at %g from there: objective %.6g "
-                   "against %.6g from the start; %s kept "
-                   "(docs/calibration.md, \"The fit\")\n",
-                CALIB_COARSE_EXITS, r->coarse_step, r->coarse_status,
-                r->coarse_iterations, pct(r->coarse_total, r->total_hw),
-                r->fd_step, r->coarse_cost, r->fine_cost,
-                r->coarse_kept ? "the second start's fit" : "the fit from "
-                                                             "the start");
     if (r->refined)
         fprintf(f, "# refined: the subsample stage (%llu exits per replay) "
                    "%s after %u iterations at total %+.2f%% on the "

@@ -105,10 +105,6 @@ typedef struct calib_opts {
                             direction is undetermined */
     double fd_step;      /* finite-difference step in the transformed
                             (logit) coordinate */
-    double coarse_step;  /* on a trace of fewer than CALIB_COARSE_EXITS
-                            exits a replay, a second start: a fit at this
-                            wider step, then at fd_step from its point; the
-                            lower objective is kept (<= fd_step: none) */
     stats_unit unit;     /* accounting convention of the table */
     bool full_check;     /* replay the whole trace at the result */
     unsigned refine_iter; /* after a subsample fit: at most this many
@@ -119,8 +115,6 @@ typedef struct calib_opts {
 } calib_opts;
 
 #define CALIB_BLOCKS 64
-/* below this many exits a replay, the fit gets its second start */
-#define CALIB_COARSE_EXITS 1000000ULL
 
 /* Whether a parameter is a fit candidate by default: its default is an
  * "assumption, to calibrate" and it is a cost, not a setting of the run
@@ -128,7 +122,6 @@ typedef struct calib_opts {
 bool calib_default_candidate(param_id id);
 /* Defaults: candidates as above, each parameter's declared range, 2M-exit
  * subsample, 2 threads, 40 iterations, rank_tol 1e-2, fd_step 0.05,
- * no second start (coarse_step 0),
  * 2.6.29 usec accounting, full check on. */
 void calib_opts_default(calib_opts *o);
 
@@ -150,15 +143,6 @@ typedef struct calib_result {
     char status[120];        /* how the fit ended */
     unsigned iterations, evaluations;
     uint64_t trace_exits, fit_exits, hw_exits;
-    /* the second start (opts.coarse_step): its coarse stage's
-     * iterations, how it ended and the total (usec) at its point; the
-     * objectives (unrounded) of the fit from the start and of the second
-     * start's, and whether the second was kept */
-    bool coarse, coarse_kept;
-    double coarse_step, fd_step;
-    unsigned coarse_iterations;
-    char coarse_status[120];
-    double coarse_total, fine_cost, coarse_cost;
     /* refinement: the subsample stage's exits, iterations, status and
      * total (usec) on the subsample and on the whole trace */
     bool refined;

@@ -136,14 +136,3 @@ sim_cli_test(calibrate_json_accounting_contradicted 2
 sim_cli_test(calibrate_tb_per_usec_vs_2629 2
   "~--accounting 2\\.6\\.29 and --tb-per-usec contradict each other"
   calibrate --trace @cost_mix.bin --table @table_debugfs31_few.txt --tb-per-usec 667 --accounting 2.6.29 -o acct.ini)
-# --coarse-step: a small trace's fit gets a second start at a coarse
-# finite-difference step (docs/calibration.md, "The fit"), said in the
-# report with both objectives; the step is checked.
-sim_cli_test(calibrate_coarse_stage 0
-  "~# second start \\(a trace of under 1000000 exits\\): a fit at finite differences of 0.2, .* after [0-9]+ iterations at total [-+][0-9.]+%, then at 0.05 from there: objective [0-9.e-]+ against [0-9.e-]+ from the start. the (second start's fit|fit from the start) kept"
-  calibrate --trace @synth500.bin --table @../golden/table_nopv.perf.txt
-            --fit cpi,qemu_mmio_usec --coarse-step 0.2 -o cal_coarse.ini)
-sim_cli_test(calibrate_coarse_step_bad 2
-  "~--coarse-step '3': expected a number in \\[0, 2\\]"
-  calibrate --trace @synth500.bin --table @../golden/table_nopv.perf.txt
-            --coarse-step 3 -o cal_coarse.ini)

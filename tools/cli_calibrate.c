@@ -64,12 +64,6 @@ static void help(FILE *f)
         "  --fd-step X        finite-difference step in each parameter's logit\n"
         "                     coordinate (default 0.05: about 5%% near the range's\n"
         "                     lower end)\n"
-        "  --coarse-step X    on a trace of under 1M exits a replay, a second\n"
-        "                     start: a fit with finite differences of X, then\n"
-        "                     at --fd-step from its point; the lower objective\n"
-        "                     is kept (e.g. 0.2; default 0: none): a small trace's\n"
-        "                     rare events can make the objective rough on the\n"
-        "                     fine step's scale\n"
         "  --accounting A     the table's accounting: 2.6.29 (2.6.29-2.6.37,\n"
         "                     default) or 3.1 (3.1+), as sim replay (--unit\n"
         "                     usec|ticks: deprecated)\n"
@@ -208,7 +202,6 @@ int cli_calibrate(int argc, char **argv)
         {"refine-iter", required_argument, 0, 'i'},
         {"rank-tol", required_argument, 0, 'r'},
         {"fd-step", required_argument, 0, 'd'},
-        {"coarse-step", required_argument, 0, 'C'},
         {"accounting", required_argument, 0, 'a'},
         {"tb-per-usec", required_argument, 0, 'B'},
         {"unit", required_argument, 0, 'u'}, /* deprecated */
@@ -306,16 +299,6 @@ int cli_calibrate(int argc, char **argv)
                 return cli_usage_error("calibrate", "--fd-step '%s': "
                                        "expected a number in (0, 2]", optarg);
             o.fd_step = x;
-            break;
-        }
-        case 'C': {
-            char *end;
-            double x = strtod(optarg, &end);
-            if (end == optarg || *end || !(x >= 0 && x <= 2))
-                return cli_usage_error("calibrate", "--coarse-step '%s': "
-                                       "expected a number in [0, 2] (0: no "
-                                       "coarse stage)", optarg);
-            o.coarse_step = x;
             break;
         }
         case 'B':
