@@ -661,21 +661,31 @@ static sim_err parse_kvm(table *t, lex *x)
 
     if (!next_content(x))
         return expected_eof(x, "'traced duration N usec'");
-    n = split_ws(x->line, tk, 5);
-    if (n < 3 || !tok_is(tk[0], "traced") || !tok_is(tk[1], "duration"))
-        return expected(x, "'traced duration N usec'", trim(x->line));
-    if ((e = get_num(x, tk[2], true, false, "traced duration",
-                     &t->traced_usec)))
-        return e;
-    unsigned traced_line = x->lineno;
-    if (n != 4 || !tok_is(tk[3], "usec"))
-        return expected(x, "'usec' after the traced duration",
-                        n > 3 ? tk[3] : trim(x->line));
+    /* The traced duration line is optional: the kernel prints none (it is
+     * the author's sum in the seed's post), and a table without it is
+     * read as csv and debugfs are, its traced duration the sum of all rows
+     * when it has a TIMEINGUEST row (the kernel charges every usec to one
+     * row), else unknown. Given, it must be the rows' sum (below). */
+    unsigned traced_line = 0;
+    t->traced_usec = NAN;
+    if (!is_header(x->line, kvm_header, 8)) {
+        n = split_ws(x->line, tk, 5);
+        if (n < 3 || !tok_is(tk[0], "traced") || !tok_is(tk[1], "duration"))
+            return expected(x, "'traced duration N usec' or header '"
+                               KVM_HEADER "'", trim(x->line));
+        if ((e = get_num(x, tk[2], true, false, "traced duration",
+                         &t->traced_usec)))
+            return e;
+        traced_line = x->lineno;
+        if (n != 4 || !tok_is(tk[3], "usec"))
+            return expected(x, "'usec' after the traced duration",
+                            n > 3 ? tk[3] : trim(x->line));
 
-    if (!next_content(x))
-        return expected_eof(x, "header '" KVM_HEADER "'");
-    if (!is_header(x->line, kvm_header, 8))
-        return expected(x, "header '" KVM_HEADER "'", trim(x->line));
+        if (!next_content(x))
+            return expected_eof(x, "header '" KVM_HEADER "'");
+        if (!is_header(x->line, kvm_header, 8))
+            return expected(x, "header '" KVM_HEADER "'", trim(x->line));
+    }
 
     bool never_seen = false;
     while (next_content(x)) {
@@ -693,9 +703,12 @@ static sim_err parse_kvm(table *t, lex *x)
             continue;
         }
         n = split_ws(line, tk, 9);
-        if (n == 2 && tok_is(tk[0], "EMULINST") && tok_is(tk[1], "breakdown"))
+        if (n == 2 && tok_is(tk[0], "EMULINST") && tok_is(tk[1], "breakdown")) {
+            if (traced_line == 0)
+                t->traced_usec = sum_of_rows_if_guest(t);
             return (e = kvm_rows_add_up(x, t, traced_line)) ? e
                                                             : kvm_breakdown(x, t);
+        }
         if (never_seen)
             return expected(x, "'EMULINST breakdown' or end of file", line);
         table_row r;
@@ -704,6 +717,8 @@ static sim_err parse_kvm(table *t, lex *x)
             (e = put_row(x, t, ty, r)))
             return e;
     }
+    if (traced_line == 0)
+        t->traced_usec = sum_of_rows_if_guest(t);
     return kvm_rows_add_up(x, t, traced_line);
 }
 
