@@ -1700,6 +1700,31 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
     return o;
 }
 
+/* The title as a JSON string. A kvm table's title is its file's bytes
+ * (anything printable), and JSON strings are UTF-8: a title that is not
+ * (a Latin-1 mail's "R\xe9sultats") is taken as Latin-1 and converted,
+ * byte for character, where jansson refused it and the writer failed with
+ * "out of memory". */
+static json_t *json_title(const char *title)
+{
+    json_t *j = json_string(title);
+    if (j)
+        return j;
+    char u[2 * sizeof ((table *)0)->title];
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)title;
+         *p && o + 2 < sizeof u; p++) {
+        if (*p < 0x80) {
+            u[o++] = (char)*p;
+        } else {
+            u[o++] = (char)(0xc0 | (*p >> 6));
+            u[o++] = (char)(0x80 | (*p & 0x3f));
+        }
+    }
+    u[o] = '\0';
+    return json_string(u);
+}
+
 static json_t *json_doc(const table *w, const table *orig, bool fold,
                         const char *accounting)
 {
@@ -1711,7 +1736,7 @@ static json_t *json_doc(const table *w, const table *orig, bool fold,
         json_decref(nh);
         return NULL;
     }
-    jset(&b, root, "title", json_string(w->title));
+    jset(&b, root, "title", json_title(w->title));
     jset(&b, root, "unit", json_string("usec"));
     if (accounting)
         jset(&b, root, "accounting", json_string(accounting));
