@@ -245,13 +245,17 @@ static int synth_like(const char *like, const char *mix,
         if (ghz_default)
             snprintf(b, sizeof b, "the guest ticking at %g Hz", guest_hz);
         fprintf(stderr, "synth: note: assumed, as the table does not say: "
-                "%s%s%s (the model's default%s; %s%s%s in the params of "
-                "calibrate and whatif, for another board or guest kernel)\n",
+                "%s%s%s (the model's default%s; for another board or guest "
+                "kernel %s%s%s)\n",
                 a, tb_default && ghz_default ? " and " : "", b,
                 tb_default && ghz_default ? "s" : "",
-                tb_default ? "--tb-hz and core_hz" : "",
-                tb_default && ghz_default ? ", " : "",
-                ghz_default ? "--guest-hz and guest_hz" : "");
+                tb_default ? "--tb-hz, which the trace carries to calibrate "
+                             "and whatif"
+                           : "",
+                tb_default && ghz_default ? "; " : "",
+                ghz_default ? "--guest-hz, and guest_hz in the params of "
+                              "calibrate and whatif"
+                            : "");
     }
     /* rows that say the table is not of the kernels and guest the model
      * follows: accepted, and said */
