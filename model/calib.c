@@ -1287,6 +1287,20 @@ static double pct(double model, double hw)
     return hw != 0 ? 100.0 * (model - hw) / fabs(hw) : NAN;
 }
 
+/* A relative error as a report's column: "-" where the table's value is 0
+ * (a row's stddev of exits that all took the same time, an avg of guest
+ * runs all under a usec): no relative error exists there, and "nan%" said
+ * nothing. */
+static const char *pct_field(char b[16], double model, double hw, int prec)
+{
+    double d = pct(model, hw);
+    if (isfinite(d))
+        snprintf(b, 16, "%.*f%%", prec, d);
+    else
+        snprintf(b, 16, "-");
+    return b;
+}
+
 void calib_write_mix(FILE *f, const calib_result *r)
 {
     fprintf(f, "# exit mix: counts come from the trace and are not fitted\n");
@@ -1384,15 +1398,17 @@ void calib_write_report(FILE *f, const calib_result *r)
         const calib_row *w = &r->row[i];
         if (!w->used)
             continue;
+        char ea[16], es[16], eu[16], ef[16];
         fprintf(f,
-                "  %-11s %11llu %7.2f %10.4f %10.4f %7.2f%% %10.3f %10.3f "
-                "%7.1f%% %7.0f %7.2f %14.0f %7.2f%%",
+                "  %-11s %11llu %7.2f %10.4f %10.4f %8s %10.3f %10.3f "
+                "%8s %7.0f %7.2f %14.0f %8s",
                 exit_name((exit_type)i), (unsigned long long)w->count_hw,
-                100 * w->time_share, w->avg_hw, w->avg, pct(w->avg, w->avg_hw),
-                w->sd_hw, w->sd, pct(w->sd, w->sd_hw), w->min_hw, w->min,
-                w->sum, pct(w->sum, w->sum_hw));
+                100 * w->time_share, w->avg_hw, w->avg,
+                pct_field(ea, w->avg, w->avg_hw, 2), w->sd_hw, w->sd,
+                pct_field(es, w->sd, w->sd_hw, 1), w->min_hw, w->min, w->sum,
+                pct_field(eu, w->sum, w->sum_hw, 2));
         if (isfinite(w->sum_full))
-            fprintf(f, " %7.2f%%", pct(w->sum_full, w->sum_hw));
+            fprintf(f, " %8s", pct_field(ef, w->sum_full, w->sum_hw, 2));
         if (w->weight == 0)
             fprintf(f, "  not fitted: the guest's idle phase");
         fputc('\n', f);

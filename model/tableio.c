@@ -321,8 +321,9 @@ static sim_err get_type(const lex *x, tok t, int *type)
 }
 
 /* A row that contradicts itself beyond any printing's rounding: time
- * without exits, or a printed avg 1% or more away from its own sum/count
- * (a typo, a column shifted). Rounding stays far below that (avg printed
+ * without exits, a printed avg 1% or more away from its own sum/count, an
+ * avg outside its min and max, or a stddev wider than they allow (a typo,
+ * a column shifted). Rounding stays far below that (avg printed
  * with 4 decimals, or 2 in perf, whose sum is avg x count anyway); smaller
  * mismatches are for `sim table show --check`. Commands that read a table
  * (calibrate fits its avg) must not take a side silently. Writes the
@@ -337,6 +338,35 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
     }
     if (r->count == 0)
         return false;
+    if (!isnan(r->avg)) {
+        double q = r->sum / (double)r->count;
+        /* a sum printed truncated to whole usec (3.1+'s, from ticks) may
+         * be up to 1 usec short of the one the avg was printed from */
+        double up = r->sum == floor(r->sum) ? 1.0 / (double)r->count : 0;
+        double tol = fmax(0.01 * fabs(q), 0.005);
+        if (r->avg < q - tol || r->avg > q + up + tol) {
+            snprintf(msg, n, "%s: avg %.4f but sum/count = %.4f (%.0f / "
+                     "%llu): the row contradicts itself", type, r->avg, q,
+                     r->sum, (unsigned long long)r->count);
+            return true;
+        }
+    }
+    /* min <= avg <= max: the kernel truncates min, max and sum alike
+     * (2.6.29 each sample, 3.1+ each total: floor(n a) >= n floor(a)), so
+     * only the avg's printing (2 decimals in perf) and a max truncated
+     * below the true one (< 1 usec) separate them. Checked before the
+     * spread, which a max typed too small breaks as well: the message
+     * names the column that is off, not its consequence */
+    double avg = isnan(r->avg) ? r->sum / (double)r->count : r->avg;
+    if (isfinite(avg) && isfinite(r->min) && isfinite(r->max) &&
+        (avg < r->min - 0.01 || avg > r->max + 1.01)) {
+        snprintf(msg, n, "%s: avg %.4f %s its %s %g (min %g, max %g): the "
+                 "row contradicts itself (a column mistyped or shifted?)",
+                 type, avg, avg < r->min ? "below" : "above",
+                 avg < r->min ? "min" : "max", avg < r->min ? r->min : r->max,
+                 r->min, r->max);
+        return true;
+    }
     /* samples between min and max spread at most (max - min) / 2 (+1: a
      * max printed truncated; x sqrt(n / (n - 1)) for an n - 1 stddev). A
      * 3.1+ debugfs file read without its ticks per usec breaks it: its
@@ -345,32 +375,24 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
      * printing allows (a sum truncated toward zero, up to 1 usec short:
      * with a few exits that alone makes 12, 12, 12, 13 usec read as a
      * spread of 1.3 where min 12 and max 12 allow 0.58) */
-    double sd = isnan(r->stddev)
-                    ? table_stddev_of(r->count, r->sum + 1, r->sum_sq)
-                    : r->stddev;
+    bool derived = isnan(r->stddev);
+    double sd = derived ? table_stddev_of(r->count, r->sum + 1, r->sum_sq)
+                        : r->stddev;
     double n1 = r->count > 1 ? (double)r->count : 2;
     double bound = (r->max + 1 - r->min) / 2 * sqrt(n1 / (n1 - 1)) + 0.001;
     if (isfinite(sd) && isfinite(r->min) && isfinite(r->max) && sd > bound) {
+        /* the timebase hint only where the stddev comes from sum_squared
+         * (debugfs): a printed stddev has no ticks in it */
         snprintf(msg, n, "%s: stddev %.3f, more than samples between min %g "
-                 "and max %g can spread (%.3f): the row contradicts itself "
-                 "(a 3.1+ debugfs file needs its timebase ticks per usec: "
-                 "--tb-per-usec, a validation case's params core_hz)", type, sd,
-                 r->min, r->max, bound);
+                 "and max %g can spread (%.3f): the row contradicts itself%s",
+                 type, sd, r->min, r->max, bound,
+                 derived ? " (a 3.1+ debugfs file needs its timebase ticks "
+                           "per usec: --tb-per-usec, a validation case's "
+                           "params core_hz)"
+                         : " (a column mistyped or shifted?)");
         return true;
     }
-    if (isnan(r->avg))
-        return false;
-    double q = r->sum / (double)r->count;
-    /* a sum printed truncated to whole usec (3.1+'s, from ticks) may be up
-     * to 1 usec short of the one the avg was printed from */
-    double up = r->sum == floor(r->sum) ? 1.0 / (double)r->count : 0;
-    double tol = fmax(0.01 * fabs(q), 0.005);
-    if (r->avg >= q - tol && r->avg <= q + up + tol)
-        return false;
-    snprintf(msg, n, "%s: avg %.4f but sum/count = %.4f (%.0f / %llu): the "
-             "row contradicts itself", type, r->avg, q, r->sum,
-             (unsigned long long)r->count);
-    return true;
+    return false;
 }
 
 /* Stores a parsed row: rejects a second row of a type and absurd values;
@@ -639,21 +661,31 @@ static sim_err parse_kvm(table *t, lex *x)
 
     if (!next_content(x))
         return expected_eof(x, "'traced duration N usec'");
-    n = split_ws(x->line, tk, 5);
-    if (n < 3 || !tok_is(tk[0], "traced") || !tok_is(tk[1], "duration"))
-        return expected(x, "'traced duration N usec'", trim(x->line));
-    if ((e = get_num(x, tk[2], true, false, "traced duration",
-                     &t->traced_usec)))
-        return e;
-    unsigned traced_line = x->lineno;
-    if (n != 4 || !tok_is(tk[3], "usec"))
-        return expected(x, "'usec' after the traced duration",
-                        n > 3 ? tk[3] : trim(x->line));
+    /* The traced duration line is optional: the kernel prints none (it is
+     * the author's sum in the seed's post), and a table without it is
+     * read as csv and debugfs are, its traced duration the sum of all rows
+     * when it has a TIMEINGUEST row (the kernel charges every usec to one
+     * row), else unknown. Given, it must be the rows' sum (below). */
+    unsigned traced_line = 0;
+    t->traced_usec = NAN;
+    if (!is_header(x->line, kvm_header, 8)) {
+        n = split_ws(x->line, tk, 5);
+        if (n < 3 || !tok_is(tk[0], "traced") || !tok_is(tk[1], "duration"))
+            return expected(x, "'traced duration N usec' or header '"
+                               KVM_HEADER "'", trim(x->line));
+        if ((e = get_num(x, tk[2], true, false, "traced duration",
+                         &t->traced_usec)))
+            return e;
+        traced_line = x->lineno;
+        if (n != 4 || !tok_is(tk[3], "usec"))
+            return expected(x, "'usec' after the traced duration",
+                            n > 3 ? tk[3] : trim(x->line));
 
-    if (!next_content(x))
-        return expected_eof(x, "header '" KVM_HEADER "'");
-    if (!is_header(x->line, kvm_header, 8))
-        return expected(x, "header '" KVM_HEADER "'", trim(x->line));
+        if (!next_content(x))
+            return expected_eof(x, "header '" KVM_HEADER "'");
+        if (!is_header(x->line, kvm_header, 8))
+            return expected(x, "header '" KVM_HEADER "'", trim(x->line));
+    }
 
     bool never_seen = false;
     while (next_content(x)) {
@@ -671,9 +703,12 @@ static sim_err parse_kvm(table *t, lex *x)
             continue;
         }
         n = split_ws(line, tk, 9);
-        if (n == 2 && tok_is(tk[0], "EMULINST") && tok_is(tk[1], "breakdown"))
+        if (n == 2 && tok_is(tk[0], "EMULINST") && tok_is(tk[1], "breakdown")) {
+            if (traced_line == 0)
+                t->traced_usec = sum_of_rows_if_guest(t);
             return (e = kvm_rows_add_up(x, t, traced_line)) ? e
                                                             : kvm_breakdown(x, t);
+        }
         if (never_seen)
             return expected(x, "'EMULINST breakdown' or end of file", line);
         table_row r;
@@ -682,6 +717,8 @@ static sim_err parse_kvm(table *t, lex *x)
             (e = put_row(x, t, ty, r)))
             return e;
     }
+    if (traced_line == 0)
+        t->traced_usec = sum_of_rows_if_guest(t);
     return kvm_rows_add_up(x, t, traced_line);
 }
 

@@ -83,6 +83,24 @@ void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
         }
     }
     c->err_total = rel(c->total_ref, c->total);
+    /* the total's change row by row: a total within its budget can be a
+     * balance of large row errors (docs/validation.md, "The total's change
+     * by row") */
+    double pa = 0, ps = 0;
+    for (int k = 0; k < c->n; k++) {
+        int i = c->order[k];
+        tcmp_row *r = &c->rows[i];
+        r->pts = NAN;
+        if (!(c->total_ref > 0) || (c->handled && i == EXIT_TIMEINGUEST))
+            continue;
+        r->pts = (r->sum - r->sum_ref) / c->total_ref;
+        if (isfinite(r->pts)) {
+            pa += fabs(r->pts);
+            ps += r->pts;
+        }
+    }
+    c->pts_abs = c->total_ref > 0 ? pa : NAN;
+    c->pts_rest = isfinite(c->err_total) ? c->err_total - ps : NAN;
     c->mape = c->n_major ? 100.0 * sa / c->n_major : NAN;
     c->mpe = c->n_major ? 100.0 * ss / c->n_major : NAN;
     free(fr);
@@ -100,6 +118,46 @@ static const char *pct(char *buf, size_t n, double x)
         return "-";
     snprintf(buf, n, "%+.1f%%", 100.0 * x);
     return buf;
+}
+
+/* The total's change by row, in points of the ref's total, largest
+ * first: rows under 0.05 points together, then what no row holds. */
+static void write_points(FILE *f, const tcmp *c)
+{
+    if (!isfinite(c->pts_abs) || !isfinite(c->err_total))
+        return;
+    int idx[EXIT__COUNT], n = 0;
+    for (int k = 0; k < c->n; k++)
+        if (isfinite(c->rows[c->order[k]].pts))
+            idx[n++] = c->order[k];
+    for (int a = 1; a < n; a++) /* by |pts|, stable: few rows */
+        for (int b = a; b > 0 && fabs(c->rows[idx[b]].pts) >
+                                     fabs(c->rows[idx[b - 1]].pts);
+             b--) {
+            int t = idx[b];
+            idx[b] = idx[b - 1];
+            idx[b - 1] = t;
+        }
+    fprintf(f, "the total's %+.1f%% by row, in points of the ref's total:",
+            100.0 * c->err_total);
+    double small = 0;
+    int shown = 0;
+    for (int k = 0; k < n; k++) {
+        double p = 100.0 * c->rows[idx[k]].pts;
+        if (fabs(p) < 0.05) {
+            small += p;
+            continue;
+        }
+        fprintf(f, "%s %s %+.1f", shown++ ? "," : "",
+                exit_name((exit_type)idx[k]), p);
+    }
+    if (!shown)
+        fprintf(f, " none over 0.05");
+    if (small != 0)
+        fprintf(f, "; the other rows %+.2f", small);
+    if (fabs(100.0 * c->pts_rest) >= 0.05)
+        fprintf(f, "; not in any row %+.1f", 100.0 * c->pts_rest);
+    fprintf(f, " (their sizes add to %.1f points)\n", 100.0 * c->pts_abs);
 }
 
 void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
@@ -155,6 +213,7 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
             c->threshold_pct, c->n_major,
             pct(m1, sizeof m1, c->mape / 100.0) + (isfinite(c->mape) ? 1 : 0),
             pct(m2, sizeof m2, c->mpe / 100.0));
+    write_points(f, c);
 }
 
 static json_t *num(double x)
@@ -193,6 +252,7 @@ json_t *tcmp_to_json(const tcmp *c)
         json_object_set_new(x, "time_percent_ref", num(r->pct_ref));
         json_object_set_new(x, "time_percent", num(r->pct));
         json_object_set_new(x, "major", json_boolean(r->major));
+        json_object_set_new(x, "total_points", num(100.0 * r->pts));
         json_array_append_new(rows, x);
     }
     json_object_set_new(o, "rows", rows);
@@ -203,6 +263,8 @@ json_t *tcmp_to_json(const tcmp *c)
     json_object_set_new(o, "threshold_percent", num(c->threshold_pct));
     json_object_set_new(o, "mape_percent", num(c->mape));
     json_object_set_new(o, "mpe_percent", num(c->mpe));
+    json_object_set_new(o, "total_points_abs", num(100.0 * c->pts_abs));
+    json_object_set_new(o, "total_points_rest", num(100.0 * c->pts_rest));
     return o;
 }
 

@@ -19,6 +19,10 @@ typedef struct tcmp_row {
     bool in_ref, in_other;
     double count_ref, count, sum_ref, sum, avg_ref, avg, pct_ref, pct;
     double err_count, err_sum, err_avg; /* (other - ref) / ref, NAN if ref 0 */
+    /* the row's part of the total's change: (sum - sum_ref) / total_ref
+     * (NAN when the ref's total is 0, and for TIMEINGUEST in the handled
+     * form, which has no guest time in its total) */
+    double pts;
     bool major; /* ref time% >= the threshold */
 } tcmp_row;
 
@@ -32,6 +36,10 @@ typedef struct tcmp {
      * time), time% are of them, and TIMEINGUEST is no major row */
     bool handled;
     double mape, mpe;  /* over major rows, of the sums, in % */
+    /* sum over the rows of |pts| (the error the total's change balances),
+     * and the part of err_total no row holds (a traced duration that is
+     * not the sum of its rows) */
+    double pts_abs, pts_rest;
     int n_major;
     double threshold_pct;
 } tcmp;
@@ -42,7 +50,8 @@ void tcmp_make(tcmp *c, const table *ref, const table *other, bool fold,
                double threshold_pct);
 
 /* Text: one line per row ("type count_ref count diff sum_ref sum diff ...")
- * headed by the two labels; then total, MAPE, MPE. */
+ * headed by the two labels; then total, MAPE, MPE, and the total's change
+ * by row (each row's pts, largest first, and their absolute sum). */
 void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
                      const char *label);
 /* {"rows": [{type, count_ref, count, err_count, ...}], "total_ref", ...} */

@@ -170,6 +170,9 @@ typedef struct pv {
     uint64_t last_exit_at;
     /* counters */
     uint64_t n[8], kept_pending, kept_wait, kept_nospace, no_inst;
+    /* the baseline's own magic-page exits (a guest that already uses it:
+     * the transform assumes one that does not) */
+    uint64_t base_hcall, base_dtlbpv;
 } pv;
 
 static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
@@ -1232,6 +1235,8 @@ static void pv_exit(void *state, whatif_env *env, xf_exit *x)
 {
     pv *s = state;
     const trace_rec *r = &x->rec;
+    s->base_hcall += r->type == EXIT_HCALL;
+    s->base_dtlbpv += r->type == EXIT_DTLBPV;
     if (!s->armed) {
         if (r->pc >= s->init_lo && r->pc < s->init_hi) {
             patch_now(s, env); /* its exits go before this one */
@@ -1374,6 +1379,14 @@ static void pv_report(const void *state, FILE *f)
     fprintf(f, "; %llu emulation exits without an instruction word left "
                "as they are\n",
             (unsigned long long)s->no_inst);
+    if (s->base_hcall || s->base_dtlbpv)
+        fprintf(f, "# pv: note: the baseline already has %llu HCALL and %llu "
+                   "DTLBPV exits, the magic page's (docs/kvm440.md): its "
+                   "guest uses it already, and pv, which assumes one that "
+                   "does not, adds its own map hypercall and misses to "
+                   "them\n",
+                (unsigned long long)s->base_hcall,
+                (unsigned long long)s->base_dtlbpv);
 }
 
 const xf_ops xf_pv = {

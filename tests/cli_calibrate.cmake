@@ -136,3 +136,10 @@ sim_cli_test(calibrate_json_accounting_contradicted 2
 sim_cli_test(calibrate_tb_per_usec_vs_2629 2
   "~--accounting 2\\.6\\.29 and --tb-per-usec contradict each other"
   calibrate --trace @cost_mix.bin --table @table_debugfs31_few.txt --tb-per-usec 667 --accounting 2.6.29 -o acct.ini)
+# a row whose table stddev is 0 (one exit, or exits of one duration: MMIO,
+# ITLBREAL here) has no relative stddev error: the report printed "nan%",
+# it prints "-"
+sim_cli_test(calibrate_sd0_row_no_nan 0
+  "~^  ITLBREAL +3 +[0-9.]+ +13\\.0000 +[0-9.]+ +[-0-9.]+% +0\\.000 +[0-9.]+ +- "
+  calibrate --trace @synth500.bin --table @table_synth500_sd0.txt --fit cpi
+            -o cal_sd0.ini)

@@ -184,3 +184,12 @@ foreach(t mmio5x noreal slowboard)
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
   set_tests_properties(cli_selffit_${t} PROPERTIES TIMEOUT 120)
 endforeach()
+# rows that say the table is another kernel's or guest's are accepted and
+# said: HALT (no 44x kernel charges it; the model prices a bare exit), and
+# the magic page's HCALL and DTLBPV in a table pv is applied to
+sim_cli_test(synth_like_halt_says_other_kernel 0
+  "~synth: note: HALT: 1000 exits \\(avg 800 usec\\), a row the 44x kernels sim440 follows never charge"
+  trace synth --like @table_halt.txt --exits 2k -o halt.bin)
+sim_cli_test(synth_like_pv_rows_said 0
+  "~synth: note: the table has 2 HCALL and 100000 DTLBPV exits, the PV magic page's"
+  trace synth --like @table_nopv_with_pv_rows.txt --exits 2k -o pvrows2.bin)

@@ -91,6 +91,22 @@ sim_cli_test(table_noguest_time_pct_of_printed_total 0
 sim_cli_test(table_debugfs_31_without_tb 2
   "~MMIO: stddev .* more than samples between min .* can spread .*--tb-per-usec"
   table show @table_debugfs31_nounused.txt)
+# a max typed below its avg (EMULINST 12 13 where the max is 247,582) was
+# named as a stddev wider than min and max allow, with a hint to give a
+# 3.1+ debugfs file's --tb-per-usec: the column that is off is named now,
+# and a printed stddev (kvm, csv, perf, json) never gets the debugfs hint
+sim_cli_test(table_max_below_avg 2
+  "~table_max_below_avg.txt:6: EMULINST: avg 14\\.2804 above its max 13 \\(min 12, max 13\\): the row contradicts itself"
+  table show @table_max_below_avg.txt)
+sim_cli_test(table_sd_mistyped_no_tb_hint 2
+  "~table_sd_mistyped.txt:15: DSI: stddev 99999\\.975, more than .* can spread \\(44\\.502\\): the row contradicts itself \\(a column mistyped or shifted\\?\\)$"
+  table show @table_sd_mistyped.txt)
+# the 'traced duration' line is the seed post's, not the kernel's: a table
+# without it was refused ("expected 'traced duration N usec'"); it is read
+# as csv is, its traced duration the sum of all rows (TIMEINGUEST included)
+sim_cli_test(table_kvm_without_traced_line 0
+  "~^traced duration 202,244,233 usec$"
+  table show @table_no_traced_line.txt)
 # Audit: an unused row's min is 0xFFFFFFFF, divided by the ticks per usec
 # in 3.1+: the file names its form and timebase, and a reading at another
 # (no --tb-per-usec, or a wrong one: every row's spread off by the factor,

@@ -409,3 +409,9 @@ sim_cli_test(validate_plot_not_writable 2 "~--plot /proc: cannot write there"
 sim_cli_test(validate_param_draws_perf_handled 0
   "~parameter draws: 4 of the calibrated point \\(its 1-sigmas and correlations\\): handled time sd [0-9.]+%.* the handled time's error is [-+][0-9.]+ sd"
   validate pdrawsperf --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# a no-PV table whose guest already maps the magic page (DTLBPV, HCALL
+# rows): pv assumes a guest without it and adds its own; it says so
+add_test(NAME cli_whatif_pv_baseline_has_magic_page
+  COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 5k -o pvrows.bin 2>/dev/null && \"$0\" whatif pvrows.bin --transform pv > pvrows.txt && grep -Eq '^# pv: note: the baseline already has [0-9]+ HCALL and [1-9][0-9]* DTLBPV exits, the magic page' pvrows.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_nopv_with_pv_rows.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "tcmp.h"
 #include "testlib.h"
 
 #define NOPV "../../validation/hw/ppc440-ubuntu-boot-nopv.txt"
@@ -659,8 +660,50 @@ static void test_accumulate_pools_runs(void)
     CU_ASSERT_FALSE(acc.rows[EXIT_DTLBVIRT].present);
 }
 
+/* sim validate's and sim whatif's comparison: each row's part of the
+ * total's change, in points of the ref's total, adds up with what no row
+ * holds to the total's change; the text says it, largest row first. */
+static void test_tcmp_points_add_up(void)
+{
+    table a, b;
+    load(&a, NOPV);
+    load(&b, PV);
+    tcmp c;
+    tcmp_make(&c, &a, &b, true, 1.0);
+    double sum = 0, abs_sum = 0;
+    for (int i = 0; i < EXIT__COUNT; i++)
+        if (isfinite(c.rows[i].pts)) {
+            sum += c.rows[i].pts;
+            abs_sum += fabs(c.rows[i].pts);
+        }
+    CU_ASSERT_DOUBLE_EQUAL(sum + c.pts_rest, c.err_total, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(abs_sum, c.pts_abs, 1e-12);
+    /* EMULINST: 91,732,705 -> 50,808,972 usec of 202,244,233 */
+    CU_ASSERT_DOUBLE_EQUAL(c.rows[EXIT_EMULINST].pts,
+                           (50808972.0 - 91732705.0) / 202244233.0, 1e-9);
+    /* the seed's traced durations are their rows' sums to a few usec */
+    CU_ASSERT(fabs(c.pts_rest) < 1e-6);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tcmp_write_text(f, &c, "no-PV", "PV");
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(
+        buf, "the total's -32.4% by row, in points of the ref's total: "
+             "EMULINST -20.2, ITLBVIRT -5.9, DTLBVIRT -4.6, TIMEINGUEST -1.8"));
+    free(buf);
+    /* no ref total: no points, no line */
+    table e;
+    table_init(&e);
+    table_finish(&e);
+    tcmp_make(&c, &e, &b, true, 1.0);
+    CU_ASSERT_FALSE(isfinite(c.rows[EXIT_EMULINST].pts));
+}
+
 static CU_TestInfo tests[] = {
     {"accumulate pools runs", test_accumulate_pools_runs},
+    {"tcmp: the rows' points add up to the total", test_tcmp_points_add_up},
     {"seed no-PV parses with exact values", test_seed_nopv_exact},
     {"seed PV: 7259,180 is 7259180", test_seed_pv_irregular_grouping},
     {"both seeds pass table_check", test_seeds_pass_check},
