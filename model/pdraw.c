@@ -4,14 +4,17 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
 #include <gsl/gsl_statistics_double.h>
 
 static int index_of(const pdraw *d, int id)
@@ -249,15 +252,6 @@ double pdraw_noise_ess(unsigned n, double x)
     return n * exp(-(x / 2) * (x / 2));
 }
 
-bool pdraw_within_chi2(double cost, double cost_fit, double resvar, int k,
-                       double *q)
-{
-    double qk = gsl_cdf_chisq_Pinv(0.95, k);
-    if (q)
-        *q = qk;
-    return 2 * (cost - cost_fit) / resvar <= qk;
-}
-
 void pdraw_wspread(const double *w, const double *x, unsigned n, double *o)
 {
     double sw = 0, sw2 = 0;
@@ -273,4 +267,135 @@ void pdraw_wspread(const double *w, const double *x, unsigned n, double *o)
     o[1] = sw * sw - sw2 > 1e-12 * sw * sw ? gsl_stats_wsd_m(w, 1, x, 1, n,
                                                              o[0])
                                            : NAN;
+}
+
+/* P(chi2(k) + tau u <= q), u standard normal: integral of phi(u)
+ * P_chi2(q - tau u) over u (the chi-square's CDF is 0 for q - tau u <= 0,
+ * u >= q / tau; the normal's mass beyond 12 is below 1e-32) */
+struct cq {
+    int k;
+    double tau, q, p;
+    gsl_integration_workspace *ws;
+};
+
+static double cq_integrand(double u, void *arg)
+{
+    const struct cq *c = arg;
+    return gsl_ran_ugaussian_pdf(u) * gsl_cdf_chisq_P(c->q - c->tau * u, c->k);
+}
+
+static double cq_cdf(double q, void *arg)
+{
+    struct cq *c = arg;
+    c->q = q;
+    double hi = fmin(12, q / c->tau);
+    if (hi <= -12)
+        return -c->p;
+    gsl_function f = {cq_integrand, c};
+    double r, err;
+    gsl_integration_qags(&f, -12, hi, 1e-12, 1e-10, 1000, c->ws, &r, &err);
+    return r - c->p;
+}
+
+double pdraw_chi2_noise_q95(int k, double tau)
+{
+    double q0 = gsl_cdf_chisq_Pinv(0.95, k);
+    if (!(tau > 0))
+        return q0;
+    struct cq c = {.k = k, .tau = tau, .p = 0.95,
+                   .ws = gsl_integration_workspace_alloc(1000)};
+    gsl_function f = {cq_cdf, &c};
+    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    /* F(q0 - 13 tau) <= P(chi2 <= q0 - tau) + P(u < -12) < 0.95 and
+     * F(q0 + 13 tau) >= P(u <= 12) P(chi2 <= q0 + tau) > 0.95 */
+    gsl_root_fsolver_set(s, &f, q0 - 13 * tau, q0 + 13 * tau);
+    double q = q0;
+    for (int it = 0; it < 200; it++) {
+        gsl_root_fsolver_iterate(s);
+        q = gsl_root_fsolver_root(s);
+        double lo = gsl_root_fsolver_x_lower(s),
+               hi = gsl_root_fsolver_x_upper(s);
+        if (gsl_root_test_interval(lo, hi, 1e-9, 1e-9) == GSL_SUCCESS)
+            break;
+    }
+    gsl_root_fsolver_free(s);
+    gsl_integration_workspace_free(c.ws);
+    return q;
+}
+
+void pdraw_weigh(unsigned n, unsigned K, const double *cost,
+                 const double *cost_pt, const double *m2, const int *outside,
+                 double resvar, int k, double *x, double *w, bool *within,
+                 pdraw_weighing *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seeds = K;
+    double pt = gsl_stats_mean(cost_pt, 1, K);
+    /* the point's own spread over the seeds, in excess units */
+    if (K > 1)
+        o->point_sd = 2 * gsl_stats_sd(cost_pt, 1, K) / resvar;
+    /* each draw's excess (the mean of its paired differences) and the
+     * paired differences' variance about it, pooled over the draws */
+    double ss = 0;
+    unsigned dof = 0;
+    for (unsigned i = 0; i < n; i++) {
+        double sum = 0;
+        for (unsigned j = 0; j < K; j++)
+            sum += cost[(size_t)i * K + j];
+        x[i] = 2 * (sum / K - pt) / resvar;
+        if (outside[i] || K < 2)
+            continue;
+        o->valid++;
+        for (unsigned j = 0; j < K; j++) {
+            double d = 2 * (cost[(size_t)i * K + j] - cost_pt[j]) / resvar;
+            ss += (d - x[i]) * (d - x[i]);
+        }
+        dof += K - 1;
+    }
+    if (K < 2)
+        for (unsigned i = 0; i < n; i++)
+            o->valid += !outside[i];
+    o->tau = dof ? sqrt(ss / dof / K) : 0;
+    /* the departures from the linear model, y = x - m2, among the draws
+     * inside the ranges: their variance beyond the noise */
+    double *y = calloc(n ? n : 1, sizeof *y), *lw = calloc(n ? n : 1, sizeof *lw);
+    if (!y || !lw) { /* (out of memory: no weights, no ESS) */
+        free(y);
+        free(lw);
+        for (unsigned i = 0; i < n; i++) {
+            w[i] = 0;
+            within[i] = false;
+        }
+        return;
+    }
+    unsigned nv = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!outside[i])
+            y[nv++] = x[i] - m2[i];
+    /* the James-Stein factor (positive part) of the departures about
+     * their mean: 1 - (n - 3) tau^2 / SS, the empirical Bayes estimate of
+     * V / (V + tau^2) (Efron and Morris) that does not take the spread of
+     * n noisy values for a spread of the departures; V the rest of their
+     * variance. Fewer than 4 draws, or no noise: the plain weights. */
+    double t2 = o->tau * o->tau;
+    double vy = nv > 1 ? gsl_stats_variance(y, 1, nv) : 0;
+    o->dep_var = fmax(0, vy - t2);
+    o->shrink = 1;
+    if (t2 > 0 && nv >= 4)
+        o->shrink = vy > 0 ? fmax(0, 1 - (nv - 3) * t2 / ((nv - 1) * vy)) : 0;
+    o->q95_plain = gsl_cdf_chisq_Pinv(0.95, k);
+    o->q95 = pdraw_chi2_noise_q95(k, o->tau);
+    for (unsigned i = 0; i < n; i++) {
+        pdraw_point p = {.m2 = m2[i], .outside = outside[i]};
+        lw[i] = pdraw_log_weight(0.5 * resvar * x[i], 0, resvar, &p);
+    }
+    o->ess_plain = pdraw_weights(lw, n, w);
+    for (unsigned i = 0; i < n; i++) {
+        /* (a draw outside a range stays at weight 0, B = 0 included) */
+        lw[i] = outside[i] ? -INFINITY : o->shrink * lw[i];
+        within[i] = !outside[i] && x[i] <= o->q95;
+    }
+    o->ess = pdraw_weights(lw, n, w);
+    free(y);
+    free(lw);
 }

@@ -99,12 +99,55 @@ double pdraw_noise_ess(unsigned n, double x);
  * weights give the plain sd of the draws weighted 1); NAN where there is
  * none (no weight; one draw with all of it). */
 void pdraw_wspread(const double *w, const double *x, unsigned n, double *o);
-/* The chi-square alternative: whether a draw's excess 2 (cost -
- * cost_fit) / resvar is within the 95% quantile of the chi-square
- * distribution with k (the fitted values) degrees of freedom; the
- * quantile into *q if q. */
-bool pdraw_within_chi2(double cost, double cost_fit, double resvar, int k,
-                       double *q);
+/* The re-check with the model's noise carried (docs/calibration.md,
+ * "Weighing the draws", "The model's noise in the re-check"): the point
+ * and every draw evaluated at the same K seeds of the model (common
+ * random numbers), none of them the seed the fit minimised; a draw's
+ * excess is x = 2 (mean S_draw - mean S_point) / s^2 over those seeds.
+ * Its noise: the paired differences d_j = 2 (S_draw,j - S_point,j) / s^2
+ * of every draw, their variance over the seeds pooled over the draws and
+ * divided by K (the variance of a mean of K): tau^2. The departure of a
+ * draw from the linear model, y = x - m2 (0 for a linear model without
+ * noise), is taken as eta + noise, eta ~ N(mu, V) across the draws, the
+ * noise N(0, tau^2). The posterior mean of the importance weight
+ * exp(-eta / 2) is then exp(-B y / 2) up to a constant all draws share,
+ * B = V / (V + tau^2), estimated by James and Stein's factor (positive
+ * part) 1 - (n - 3) tau^2 / sum (y - mean y)^2 over the n draws inside the
+ * ranges (n >= 4, else B = 1): the plain weight's log shrunk by B - where
+ * the draws differ by no more than the noise (B -> 0) none is rejected
+ * for it; where the noise is small (B -> 1) the weights are the plain
+ * ones. The chi-square alternative: the draws whose x is
+ * within the 95% quantile of chi2(k) + N(0, tau^2), the linear model's
+ * excess (k the fitted values: draws from the fit's own covariance have
+ * an excess so distributed) plus the noise, weighed alike. */
+#define PDRAW_SEEDS_MAX 32
+#define PDRAW_RECHECK_SEEDS 4 /* sim validate's default (param_draws.seeds) */
+typedef struct pdraw_weighing {
+    unsigned seeds;      /* K (1: one evaluation a point, no noise known) */
+    double tau;          /* sd of the noise of a draw's excess x */
+    double point_sd;     /* sd over the K seeds of the point's own
+                            2 (S_j - mean S) / s^2: one evaluation's noise */
+    double dep_var;      /* V: var(y) - tau^2, at least 0 */
+    double shrink;       /* B (1 when tau = 0 or fewer than 4 draws) */
+    double q95;          /* the quantile the draws are held against */
+    double q95_plain;    /* chi2(k)'s alone */
+    double ess, ess_plain; /* Kish's ESS of the weights, of the plain ones */
+    unsigned valid;      /* draws inside the ranges */
+} pdraw_weighing;
+
+/* The 95% quantile of chi2(k) + N(0, tau^2) (GSL integration and root
+ * finding; chi2(k)'s own for tau = 0). */
+double pdraw_chi2_noise_q95(int k, double tau);
+/* Weighs n draws re-checked at K (1..PDRAW_SEEDS_MAX) seeds: cost[i * K
+ * + j] the objective of draw i at seed j, cost_pt[j] the point's at seed
+ * j, m2 and outside as pdraw_point's; resvar s^2, k the fitted values.
+ * Into x[i] each draw's excess, w[i] its weight (normalised), within[i]
+ * whether x is within o->q95 (and the draw inside the ranges). K = 1 is
+ * the plain re-check (tau = 0, B = 1). */
+void pdraw_weigh(unsigned n, unsigned K, const double *cost,
+                 const double *cost_pt, const double *m2, const int *outside,
+                 double resvar, int k, double *x, double *w, bool *within,
+                 pdraw_weighing *o);
 
 /* The spread of a what-if's predicted table over n draws of its
  * parameters: per row (EMUL_* folded into EMULINST when fold) and for the
@@ -136,9 +179,27 @@ typedef struct pdraw_band {
      * chi-square quantile alone */
     bool rechecked;
     bool weighted;             /* ... and the file had its resvar */
-    double cost_fit, resvar;   /* the objective at the point */
+    double cost_fit, resvar;   /* the objective at the point (the mean over
+                                  the seeds) */
     int k;                     /* fitted values drawn */
-    double chi2q;              /* the 95% quantile of chi2(k) */
+    double chi2q;              /* the 95% quantile the draws are held
+                                  against (chi2(k)'s, widened by the
+                                  noise with seeds) */
+    /* seeds K > 0: the point and each draw at the model's seeds seed[0 ..
+     * K-1] (the point's own seed + 1 ..), the objective their mean; 0:
+     * at the point's own seed alone (the fit's, the re-check before the
+     * noise was carried) */
+    unsigned seeds;
+    double seed[PDRAW_SEEDS_MAX];
+    double seed_own;           /* the point's own seed (its what-if's) */
+    double cost_own;           /* the point at it (the fit's minimum, when
+                                  the fit ran at that seed) */
+    double cost_pt[PDRAW_SEEDS_MAX];
+    double cost_ks[PDRAW_MAX * PDRAW_SEEDS_MAX]; /* draw i at seed j */
+    double x[PDRAW_MAX];       /* each draw's excess 2 (S - S_fit) / s^2 */
+    double total_k[PDRAW_MAX], handled_k[PDRAW_MAX]; /* each draw's
+                                  predicted total and handled time */
+    pdraw_weighing wg;
     double cost[PDRAW_MAX], m2[PDRAW_MAX], w[PDRAW_MAX];
     int outside[PDRAW_MAX];
     bool within[PDRAW_MAX];
@@ -146,12 +207,13 @@ typedef struct pdraw_band {
     unsigned long tries;       /* deviations drawn for the n draws (n /
                                   tries: the Gaussian's mass inside the
                                   ranges) */
-    /* the model's own noise: the objective at the point itself with the
-     * model's seed + 1 .. + PDRAW_NOISE_SEEDS (parameters that change how
-     * many random numbers the model draws move the objective by as much:
-     * common random numbers hold only for the others) */
+    /* seeds 0, the model's own noise: the objective at the point itself
+     * with the model's seed + 1 .. + PDRAW_NOISE_SEEDS (parameters that
+     * change how many random numbers the model draws move the objective
+     * by as much: common random numbers hold only for the others) */
     double cost_seed[PDRAW_NOISE_SEEDS];
-    double noise_sd;           /* sd of 2 (S_seed - S_fit) / s^2 */
+    double noise_sd;           /* seeds 0: sd of 2 (S_seed - S_fit) / s^2;
+                                  seeds K: wg.tau, the noise of an excess */
     double ess;
     pdraw_view wv, cv;         /* weighted; within the quantile */
 } pdraw_band;
@@ -160,12 +222,14 @@ typedef struct pdraw_band {
  * spec (a fresh chain each time) at draws of the point at (GSL mt19937
  * seeded by seed); progress, if given, gets "draw k of n". With obj (the
  * objective of the CALIBRATION table, never the measured one), each draw
- * and the point are re-checked against it: weights, ESS and the weighted
+ * and the point are re-checked against it at the model's seeds (0 or
+ * 2..PDRAW_SEEDS_MAX of them, above): weights, ESS and the weighted
  * spreads as above. */
 SIM_MUST_CHECK sim_err pdraw_band_run(const char *trace, const char *spec,
                                       const params *at, const whatif_opts *wo,
                                       const pdraw *d,
-                                      calib_objective *obj, unsigned n,
+                                      calib_objective *obj, unsigned seeds,
+                                      unsigned n,
                                       unsigned long seed, bool fold,
                                       void (*progress)(void *, unsigned,
                                                        unsigned),

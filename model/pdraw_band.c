@@ -33,7 +33,7 @@ static void view(const double *w, unsigned n, const double *tot,
 
 sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
                        const whatif_opts *wo, const pdraw *d,
-                       calib_objective *obj, unsigned n,
+                       calib_objective *obj, unsigned seeds, unsigned n,
                        unsigned long seed, bool fold,
                        void (*progress)(void *, unsigned, unsigned),
                        void *ctx, pdraw_band *b)
@@ -43,6 +43,11 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         return sim_fail(SIM_ERR_RANGE, "parameter draws: %u, expected 2 "
                                        "(a spread needs two) .. %d", n,
                         PDRAW_MAX);
+    if (seeds == 1 || seeds > PDRAW_SEEDS_MAX)
+        return sim_fail(SIM_ERR_RANGE, "parameter draws: re-checked at %u "
+                                       "seeds, expected 0 (the fit's own) "
+                                       "or 2 (a noise needs two) .. %d",
+                        seeds, PDRAW_SEEDS_MAX);
     double *tot = calloc(n, sizeof *tot), *btot = calloc(n, sizeof *btot);
     double *hnd = calloc(n, sizeof *hnd), *bhnd = calloc(n, sizeof *bhnd);
     double *sum = calloc((size_t)n * EXIT__COUNT, sizeof *sum);
@@ -64,16 +69,28 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     b->weighted = obj && isfinite(d->resvar);
     b->resvar = d->resvar;
     b->k = d->n;
+    b->seeds = seeds;
+    b->seed_own = at->v[PARAM_seed];
     if (obj && e == SIM_OK)
-        e = calib_objective_at(obj, at, &b->cost_fit);
-    for (int k = 0; obj && e == SIM_OK && k < PDRAW_NOISE_SEEDS; k++) {
-        p = *at;
+        e = calib_objective_at(obj, at, &b->cost_own);
+    b->cost_fit = b->cost_own;
+    /* the model's seeds next to the point's own (the fit's): the
+     * re-check's (seeds > 0) or the noise line's */
+    unsigned ns = seeds ? seeds : PDRAW_NOISE_SEEDS;
+    for (unsigned k = 0; k < ns; k++) {
         double sd = at->v[PARAM_seed] + k + 1;
         if (sd > param_max(PARAM_seed))
             sd = at->v[PARAM_seed] - k - 1;
-        p.v[PARAM_seed] = sd;
-        e = calib_objective_at(obj, &p, &b->cost_seed[k]);
+        b->seed[k] = sd;
     }
+    for (unsigned k = 0; obj && e == SIM_OK && k < ns; k++) {
+        p = *at;
+        p.v[PARAM_seed] = b->seed[k];
+        e = calib_objective_at(obj, &p,
+                               seeds ? &b->cost_pt[k] : &b->cost_seed[k]);
+    }
+    if (seeds)
+        b->cost_fit = gsl_stats_mean(b->cost_pt, 1, seeds);
     for (unsigned k = 0; k < n && e == SIM_OK; k++) {
         if (progress)
             progress(ctx, k + 1, n);
@@ -83,8 +100,21 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         b->outside[k] = pt.outside;
         b->n_outside += pt.outside > 0;
         b->tries += pt.tries;
-        if (obj && (e = calib_objective_at(obj, &p, &b->cost[k])) != SIM_OK)
+        if (obj && !seeds &&
+            (e = calib_objective_at(obj, &p, &b->cost[k])) != SIM_OK)
             break;
+        /* at the seeds the point was evaluated at, common random numbers:
+         * each draw's the point's (the draw's own seed is the point's) */
+        double *ck = b->cost_ks + (size_t)k * seeds;
+        for (unsigned j = 0; obj && e == SIM_OK && j < seeds; j++) {
+            params q = p;
+            q.v[PARAM_seed] = b->seed[j];
+            e = calib_objective_at(obj, &q, &ck[j]);
+        }
+        if (e != SIM_OK)
+            break;
+        if (obj && seeds)
+            b->cost[k] = gsl_stats_mean(ck, 1, seeds);
         whatif_chain *chain = NULL;
         e = whatif_chain_parse(&chain, spec);
         whatif_result res;
@@ -103,6 +133,8 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         else
             tab = raw;
         tot[k] = tab.traced_usec;
+        b->total_k[k] = tot[k];
+        b->handled_k[k] = hnd[k];
         for (int t = 0; t < EXIT__COUNT; t++) {
             const table_row *w = &tab.rows[t];
             b->present[t] = b->present[t] && w->present;
@@ -122,31 +154,33 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
         }
     }
     if (e == SIM_OK && b->weighted) {
-        pdraw_within_chi2(0, 0, 1, b->k, &b->chi2q);
-        double xs[PDRAW_NOISE_SEEDS];
-        for (int k = 0; k < PDRAW_NOISE_SEEDS; k++)
-            xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
-        b->noise_sd = gsl_stats_sd(xs, 1, PDRAW_NOISE_SEEDS);
-        double *lw = calloc(n, sizeof *lw), *cw = calloc(n, sizeof *cw);
-        if (!lw || !cw)
+        if (!seeds) {
+            double xs[PDRAW_NOISE_SEEDS];
+            for (int k = 0; k < PDRAW_NOISE_SEEDS; k++)
+                xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+            b->noise_sd = gsl_stats_sd(xs, 1, PDRAW_NOISE_SEEDS);
+        }
+        /* the weights and the chi-square alternative (a draw outside a
+         * range is out, as its weight is 0); at the fit's own seed alone
+         * one evaluation a draw, no noise carried */
+        pdraw_weigh(n, seeds ? seeds : 1, seeds ? b->cost_ks : b->cost,
+                    seeds ? b->cost_pt : &b->cost_fit, b->m2, b->outside,
+                    b->resvar, b->k, b->x, b->w, b->within, &b->wg);
+        if (seeds)
+            b->noise_sd = b->wg.tau;
+        b->chi2q = b->wg.q95;
+        b->ess = b->wg.ess;
+        double *cw = calloc(n, sizeof *cw);
+        if (!cw)
             e = sim_fail(SIM_ERR_NOMEM, "parameter draws: out of memory");
         for (unsigned k = 0; k < n && e == SIM_OK; k++) {
-            pdraw_point pt = {.m2 = b->m2[k], .outside = b->outside[k]};
-            lw[k] = pdraw_log_weight(b->cost[k], b->cost_fit, b->resvar, &pt);
-            /* the alternative: in or out by the chi-square quantile
-             * (a draw outside a range is out, as its weight is 0) */
-            b->within[k] = !pt.outside &&
-                           pdraw_within_chi2(b->cost[k], b->cost_fit,
-                                             b->resvar, b->k, NULL);
             b->n_within += b->within[k];
             cw[k] = b->within[k];
         }
         if (e == SIM_OK) {
-            b->ess = pdraw_weights(lw, n, b->w);
             view(b->w, n, tot, btot, hnd, bhnd, sum, cnt, &b->wv);
             view(cw, n, tot, btot, hnd, bhnd, sum, cnt, &b->cv);
         }
-        free(lw);
         free(cw);
     }
     if (r)

@@ -7,7 +7,9 @@
  * exactly the proposal's quadratic, near 0 for a draw far worse than
  * that, Kish's ESS, the weighted statistics, the chi-square alternative;
  * the residual variance read back, and files without it still drawn
- * from. */
+ * from; the model's noise at K seeds carried into the weights and the
+ * quantile, on draws whose noise is known by construction. */
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
@@ -242,13 +244,24 @@ static void test_ess_and_the_alternative(void)
     /* a draw clamped onto a range's end is no point of the target */
     pdraw_point out = {.m2 = 1, .outside = 1, .tries = PDRAW_TRIES};
     CU_ASSERT(isinf(pdraw_log_weight(0, 0, 1, &out)));
-    /* chi2(1)'s 95% quantile is 3.841: excess 2 (cost - fit) / s^2 */
-    double q;
-    CU_ASSERT_TRUE(pdraw_within_chi2(1.9, 0, 1, 1, &q));
-    CU_ASSERT(fabs(q - 3.841459) < 1e-5);
-    CU_ASSERT_FALSE(pdraw_within_chi2(1.95, 0, 1, 1, NULL));
-    CU_ASSERT_TRUE(pdraw_within_chi2(0.05 * 11.0 / 2, 0, 0.05, 5, &q));
-    CU_ASSERT(fabs(q - 11.0705) < 1e-4);
+    /* chi2(1)'s 95% quantile is 3.841, chi2(5)'s 11.07 */
+    CU_ASSERT(fabs(pdraw_chi2_noise_q95(1, 0) - 3.841459) < 1e-5);
+    CU_ASSERT(fabs(pdraw_chi2_noise_q95(5, 0) - 11.0705) < 1e-4);
+    /* one evaluation a draw (the fit's own seed): excess 2 (cost - fit) /
+     * s^2 against it, no noise, the plain weights */
+    const double c1[3] = {1.9, 1.95, 0.5}, fit = 0, m2[3] = {0, 0, 1};
+    const int in[3] = {0, 0, 1};
+    double x[3], w3[3];
+    bool within[3];
+    pdraw_weighing o;
+    pdraw_weigh(3, 1, c1, &fit, m2, in, 1, 1, x, w3, within, &o);
+    CU_ASSERT(fabs(x[0] - 3.8) < 1e-12 && fabs(x[1] - 3.9) < 1e-12);
+    CU_ASSERT_TRUE(within[0]);
+    CU_ASSERT_FALSE(within[1]);
+    CU_ASSERT_FALSE(within[2]); /* outside a range: out, weight 0 */
+    CU_ASSERT(o.tau == 0 && o.shrink == 1 && o.valid == 2);
+    CU_ASSERT(fabs(w3[0] / w3[1] - exp(0.05)) < 1e-12 && w3[2] == 0);
+    CU_ASSERT(fabs(o.ess - o.ess_plain) < 1e-12);
 }
 
 /* Weighted mean and sd: equal weights are the plain ones, 0/1 weights
@@ -281,6 +294,100 @@ static void test_weighted_statistics(void)
     CU_ASSERT_TRUE(isnan(o[0]) && isnan(o[1]));
 }
 
+/* The re-check at K seeds with the model's noise known by construction:
+ * draw i at seed j has objective fit_j + s^2 / 2 (m2_i + eta_i + sigma
+ * e_ij), fit_j the point's at seed j (its own noise, which the pairing
+ * takes out), eta_i the draw's true departure from the linear model, e
+ * standard normal: the noise of a draw's excess (the mean of K paired
+ * differences) is tau = sigma / sqrt(K). */
+enum { NW = 400, KW = 4, KFIT = 4 };
+static double wc[NW * KW], wpt[KW], wm2[NW], wx[NW], ww[NW];
+static int wout[NW];
+static bool win[NW];
+
+static void make_draws(gsl_rng *r, double sigma, double far, double s2)
+{
+    for (int j = 0; j < KW; j++)
+        wpt[j] = 1 + s2 / 2 * 30 * gsl_ran_gaussian(r, 1.0);
+    for (int i = 0; i < NW; i++) {
+        wm2[i] = gsl_ran_chisq(r, KFIT); /* z'z of a KFIT-dim draw */
+        wout[i] = 0;
+        double eta = i % 2 ? far : 0;
+        for (int j = 0; j < KW; j++)
+            wc[i * KW + j] = wpt[j] + s2 / 2 * (wm2[i] + eta +
+                                                sigma * gsl_ran_gaussian(r, 1.0));
+    }
+}
+
+static void test_noise_carried_into_the_weights(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    const double s2 = 0.01;
+    pdraw_weighing o;
+    /* the noise alone (eta = 0): sd 20 a seed, tau = 10. Plain weights
+     * (log sd 5) leave a handful of draws; shrunk (James-Stein: here 0.14,
+     * the spread of 400 noisy values a little above tau's by chance), the
+     * draws are not told apart by noise: over half the draws' ESS; the
+     * widened quantile holds about 95% of them (the plain chi2(4) one,
+     * 9.5, far fewer) */
+    make_draws(r, 20, 0, s2);
+    pdraw_weigh(NW, KW, wc, wpt, wm2, wout, s2, KFIT, wx, ww, win, &o);
+    CU_ASSERT(fabs(o.tau - 10) < 1);
+    CU_ASSERT(o.point_sd > 10); /* the point's own spread, 30 a seed */
+    CU_ASSERT(o.shrink < 0.2);
+    CU_ASSERT(o.ess_plain < 0.05 * NW);
+    CU_ASSERT(o.ess > 0.5 * NW);
+    unsigned nin = 0;
+    for (int i = 0; i < NW; i++)
+        nin += win[i];
+    CU_ASSERT(nin >= 0.9 * NW && nin <= 0.99 * NW);
+    CU_ASSERT(o.q95 > 9.49 + 10 && fabs(o.q95_plain - 9.4877) < 1e-3);
+    /* half the draws 200 worse than the linear model, beyond any noise:
+     * the shrinkage is near 1, they keep ~0 weight and are out */
+    make_draws(r, 20, 200, s2);
+    pdraw_weigh(NW, KW, wc, wpt, wm2, wout, s2, KFIT, wx, ww, win, &o);
+    CU_ASSERT(o.shrink > 0.95);
+    double wfar = 0;
+    nin = 0;
+    for (int i = 1; i < NW; i += 2) {
+        wfar += ww[i];
+        nin += win[i];
+    }
+    CU_ASSERT(wfar < 1e-10);
+    CU_ASSERT_EQUAL(nin, 0);
+    /* common random numbers that hold: each draw's paired difference the
+     * same at every seed, however much the point itself moves: no noise,
+     * the plain weights, here all equal (the linear model) */
+    make_draws(r, 0, 0, s2);
+    pdraw_weigh(NW, KW, wc, wpt, wm2, wout, s2, KFIT, wx, ww, win, &o);
+    CU_ASSERT(o.tau < 1e-6 && o.point_sd > 10);
+    CU_ASSERT(fabs(o.ess - NW) < 1e-3);
+    /* a draw left outside a range: weight 0 whatever the shrinkage */
+    make_draws(r, 20, 0, s2);
+    wout[3] = 1;
+    pdraw_weigh(NW, KW, wc, wpt, wm2, wout, s2, KFIT, wx, ww, win, &o);
+    CU_ASSERT(ww[3] == 0 && !win[3] && o.valid == NW - 1);
+    gsl_rng_free(r);
+}
+
+/* The widened quantile: chi2(k) + N(0, tau^2) by its definition, a Monte
+ * Carlo of both (GSL) */
+static void test_noise_quantile(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    const int k = 18;
+    const double tau = 9;
+    double q = pdraw_chi2_noise_q95(k, tau);
+    int below = 0, n = 200000;
+    for (int i = 0; i < n; i++)
+        below += gsl_ran_chisq(r, k) + gsl_ran_gaussian(r, tau) <= q;
+    CU_ASSERT(fabs((double)below / n - 0.95) < 0.003);
+    CU_ASSERT(q > pdraw_chi2_noise_q95(k, 0));
+    gsl_rng_free(r);
+}
+
 static CU_TestInfo tests[] = {
     {"draws have the stated sigmas and correlation",
      test_draws_have_the_stated_covariance},
@@ -294,6 +401,10 @@ static CU_TestInfo tests[] = {
     {"ESS, normalisation, a clamped draw, the chi-square alternative",
      test_ess_and_the_alternative},
     {"weighted mean and sd (GSL)", test_weighted_statistics},
+    {"the model's noise at K seeds carried into the weights (known noise)",
+     test_noise_carried_into_the_weights},
+    {"the chi-square quantile widened by the noise (Monte Carlo)",
+     test_noise_quantile},
     CU_TEST_INFO_NULL,
 };
 

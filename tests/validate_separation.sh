@@ -4,8 +4,9 @@
 # the real PV table and with a doctored one; the predicted numbers must be
 # identical and the measured ones must differ. The case's parameter draws
 # are re-checked against the calibration table (docs/calibration.md,
-# "Weighing the draws"): their objectives and weights must not move either
-# (they would, were the measured table the one re-checked against).
+# "Weighing the draws") at several seeds of the model: their objectives at
+# every seed, the noise estimated from them and the weights must not move
+# either (they would, were the measured table the one re-checked against).
 # usage: validate_separation.sh SIM SRCDIR
 set -eu
 sim=$1 src=$2
@@ -30,13 +31,17 @@ for v in real fake; do
   [ "$rc" -le 1 ] || { echo "validate failed ($rc)"; cat "$d/$v.json"; exit 1; }
   grep -E '"(type|count|sum|avg|time_percent|traced_usec)":' "$d/$v.json" > "$d/$v.pred"
   grep -E '"(count_ref|sum_ref)":' "$d/$v.json" > "$d/$v.ref"
-  grep -E '"(objective|objective_at_point|excess|m2|weight|ess|total_sd_pct|sum_sd_pct|mean_shift_pct)":' \
+  # the draws whole: their spread, the re-check's objectives at every
+  # seed of the model, the noise, the weights
+  python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+print(json.dumps(c.get("param_draws"), indent=1, sort_keys=True))' \
     "$d/$v.json" > "$d/$v.draws"
 done
-if ! grep -q '"objective_at_point":' "$d/real.draws" ||
-   ! grep -q '"weight":' "$d/real.draws"; then
-  echo "no re-checked parameter draws in the case"; exit 1
-fi
+for k in objective_at_point objective_per_seed objective_at_point_per_seed tau shrink weight; do
+  grep -q "\"$k\":" "$d/real.draws" ||
+    { echo "no re-checked parameter draws in the case (no $k)"; exit 1; }
+done
 if ! diff "$d/real.draws" "$d/fake.draws"; then
   echo "the draws' re-check changed with the measured table"; exit 1
 fi

@@ -41,7 +41,7 @@ const char *const validate_whatif_keys[] = {
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
     "baseline.table.record", "baseline.table.form", "record.params",
-    "param_draws",
+    "param_draws",     "param_draws.seeds",
     NULL,
 };
 
@@ -977,6 +977,91 @@ static void range_notes(vcase *c, json_t *notes, const pdraw *d,
     note(c, notes, "%s", buf);
 }
 
+/* seeds 0: the model's own noise on the objective, the point at other
+ * seeds (the re-check at the fit's own seed alone) */
+static void noise_notes(vcase *c, json_t *notes, json_t *jc,
+                        const pdraw_band *b)
+{
+    char buf[760];
+    double xs[PDRAW_NOISE_SEEDS], lo, hi;
+    json_t *jn = json_object(), *jx = json_array();
+    for (int k = 0; k < PDRAW_NOISE_SEEDS; k++) {
+        xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
+        json_array_append_new(jx, json_real(xs[k]));
+    }
+    double nes = pdraw_noise_ess(b->n, b->noise_sd);
+    json_object_set_new(jn, "excess", jx);
+    json_object_set_new(jn, "sd", json_real(b->noise_sd));
+    json_object_set_new(jn, "ess_from_noise", json_real(nes));
+    json_object_set_new(jc, "model_noise", jn);
+    gsl_sort(xs, 1, PDRAW_NOISE_SEEDS);
+    gsl_stats_minmax(&lo, &hi, xs, 1, PDRAW_NOISE_SEEDS);
+    snprintf(buf, sizeof buf, "the model's own noise on that re-check: the "
+             "point itself at %d other seeds of the model has excess %.1f "
+             ".. %.1f, median %.1f, sd %.1f; noise of that sd alone leaves "
+             "an ESS of about %.2g of %u%s", PDRAW_NOISE_SEEDS, lo, hi,
+             gsl_stats_median_from_sorted_data(xs, 1, PDRAW_NOISE_SEEDS),
+             b->noise_sd, nes, b->n,
+             nes < pdraw_ess_floor(b->n)
+                 ? ": the weights and the quantile read the model's noise "
+                   "as much as the table"
+                 : "");
+    note(c, notes, "%s", buf);
+}
+
+/* seeds K: the model's noise the re-check carried (docs/calibration.md,
+ * "Weighing the draws"): the point's own spread over the seeds, the fit's
+ * seed advantage left out, the noise of a draw's excess, the departures
+ * beyond it and the shrinkage of the log weights they give */
+static void seeds_notes(vcase *c, json_t *notes, json_t *jc,
+                        const pdraw_band *b)
+{
+    char buf[760];
+    const pdraw_weighing *g = &b->wg;
+    unsigned K = b->seeds;
+    double adv = 2 * (b->cost_fit - b->cost_own) / b->resvar;
+    double indep = sqrt(2.0 / K) * g->point_sd;
+    json_t *jn = json_object(), *js = json_array(), *jp = json_array();
+    for (unsigned j = 0; j < K; j++) {
+        json_array_append_new(js, json_real(b->seed[j]));
+        json_array_append_new(jp, json_real(b->cost_pt[j]));
+    }
+    json_object_set_new(jn, "seed_list", js);
+    json_object_set_new(jn, "objective_at_point_per_seed", jp);
+    json_object_set_new(jn, "objective_at_own_seed", json_real(b->cost_own));
+    json_object_set_new(jn, "seed_advantage", json_real(adv));
+    json_object_set_new(jn, "point_sd", json_real(g->point_sd));
+    json_object_set_new(jn, "tau", json_real(g->tau));
+    json_object_set_new(jn, "tau_if_independent", json_real(indep));
+    json_object_set_new(jn, "departure_sd", json_real(sqrt(g->dep_var)));
+    json_object_set_new(jn, "shrink", json_real(g->shrink));
+    json_object_set_new(jn, "ess_unshrunk", json_real(g->ess_plain));
+    json_object_set_new(jn, "chi2_q95_plain", json_real(g->q95_plain));
+    json_object_set_new(jc, "noise", jn);
+    const char *say = "";
+    if (g->shrink < 0.5)
+        say = ": the noise is most of the draws' differences - the weights "
+              "are near equal because the re-check cannot tell the draws "
+              "apart, not because the table allows them all";
+    else if (b->ess < pdraw_ess_floor(b->n))
+        say = ": the draws differ beyond the noise - the table, not the "
+              "seed, rejects most of them";
+    snprintf(buf, sizeof buf, "the model's own noise on that re-check: one "
+             "evaluation of the point varies by sd %.1f over the %u seeds; "
+             "at its own seed %.0f its excess is %+.1f against their mean "
+             "(the seed the fit minimised, when it ran at it: out of the "
+             "comparison); a "
+             "draw's excess, the mean of %u paired differences, is "
+             "uncertain by sd %.1f (pooled over the draws; %.1f were the "
+             "draw's noise independent of the point's), its departure "
+             "from the linear model varies by sd %.1f beyond that: log "
+             "weights shrunk by %.2f (ESS %.1f of %u unshrunk)%s",
+             g->point_sd, K, b->seed_own, -adv, K, g->tau, indep,
+             sqrt(g->dep_var),
+             g->shrink, g->ess_plain, b->n, say);
+    note(c, notes, "%s", buf);
+}
+
 /* param_draws: the spread of the prediction over draws of the calibrated
  * point, relative to the draws' mean (so it applies to a pooled or scaled
  * prediction alike), against the comparison's error: the total's and
@@ -1037,8 +1122,9 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
     double *x = calloc(b->n, sizeof *x);
     if (!x)
         return;
+    unsigned K = b->seeds;
     for (unsigned k = 0; k < b->n; k++) {
-        x[k] = 2 * (b->cost[k] - b->cost_fit) / b->resvar;
+        x[k] = b->x[k];
         json_t *o = json_object();
         json_object_set_new(o, "objective", json_real(b->cost[k]));
         json_object_set_new(o, "excess", json_real(x[k]));
@@ -1046,6 +1132,16 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
         json_object_set_new(o, "outside", json_integer(b->outside[k]));
         json_object_set_new(o, "weight", json_real(b->w[k]));
         json_object_set_new(o, "within_chi2", json_boolean(b->within[k]));
+        json_object_set_new(o, "predicted_usec",
+                            json_real(cmp->handled ? b->handled_k[k]
+                                                   : b->total_k[k]));
+        if (K) {
+            json_t *js = json_array();
+            for (unsigned j = 0; j < K; j++)
+                json_array_append_new(js,
+                                      json_real(b->cost_ks[k * K + j]));
+            json_object_set_new(o, "objective_per_seed", js);
+        }
         json_array_append_new(jd, o);
     }
     json_object_set_new(jc, "per_draw", jd);
@@ -1063,47 +1159,35 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
     json_object_set_new(jc, "ess_floor", json_real(pdraw_ess_floor(b->n)));
     json_object_set_new(jc, "ess_trusted", json_boolean(trusted));
     json_object_set_new(jc, "max_weight", json_real(wmax));
-    char ess[120] = "";
+    json_object_set_new(jc, "seeds", json_integer(K));
+    char ess[120] = "", where[200] = "", q[80];
     if (!trusted)
         snprintf(ess, sizeof ess, " - TOO FEW TO TRUST (below %.0f): the "
                  "weighted numbers rest on %s", pdraw_ess_floor(b->n),
                  b->ess < 1.5 ? "one draw" : "a few draws");
+    snprintf(q, sizeof q, "%.1f", b->chi2q);
+    if (K) {
+        snprintf(where, sizeof where, " at the model's seeds %.0f..%.0f, "
+                 "the point and each draw alike (their mean; not the "
+                 "point's own seed %.0f)", b->seed[0], b->seed[K - 1],
+                 b->seed_own);
+        snprintf(q, sizeof q, "%.1f, %.1f with the noise",
+                 b->wg.q95_plain, b->chi2q);
+    }
     snprintf(buf, sizeof buf, "parameter draws re-checked against the "
              "calibration table %s (its objective, docs/calibration.md "
-             "\"Weighing the draws\"): excess 2 (S - S_fit) / s^2 %.1f .. "
-             "%.1f, median %.1f (s^2 %.4g; chi-square 95%% quantile of %d "
-             "fitted values %.1f: %u of %u draws within; %u draws "
+             "\"Weighing the draws\")%s: excess 2 (S - S_fit) / s^2 %.1f "
+             ".. %.1f, median %.1f (s^2 %.4g; chi-square 95%% quantile of "
+             "%d fitted values %s: %u of %u draws within; %u draws "
              "clamped); importance weights: ESS %.1f of %u, largest weight "
-             "%.2f%s", cal, x[0], x[b->n - 1], med, b->resvar, b->k,
-             b->chi2q, b->n_within, b->n, b->n_outside, b->ess, b->n, wmax,
-             ess);
+             "%.2f%s", cal, where, x[0], x[b->n - 1], med, b->resvar, b->k,
+             q, b->n_within, b->n, b->n_outside, b->ess, b->n, wmax, ess);
     free(x);
     note(c, notes, "%s", buf);
-    /* the model's own noise on the objective: the point at other seeds */
-    double xs[PDRAW_NOISE_SEEDS], lo, hi;
-    json_t *jn = json_object(), *jx = json_array();
-    for (int k = 0; k < PDRAW_NOISE_SEEDS; k++) {
-        xs[k] = 2 * (b->cost_seed[k] - b->cost_fit) / b->resvar;
-        json_array_append_new(jx, json_real(xs[k]));
-    }
-    double nes = pdraw_noise_ess(b->n, b->noise_sd);
-    json_object_set_new(jn, "excess", jx);
-    json_object_set_new(jn, "sd", json_real(b->noise_sd));
-    json_object_set_new(jn, "ess_from_noise", json_real(nes));
-    json_object_set_new(jc, "model_noise", jn);
-    gsl_sort(xs, 1, PDRAW_NOISE_SEEDS);
-    gsl_stats_minmax(&lo, &hi, xs, 1, PDRAW_NOISE_SEEDS);
-    snprintf(buf, sizeof buf, "the model's own noise on that re-check: the "
-             "point itself at %d other seeds of the model has excess %.1f "
-             ".. %.1f, median %.1f, sd %.1f; noise of that sd alone leaves "
-             "an ESS of about %.2g of %u%s", PDRAW_NOISE_SEEDS, lo, hi,
-             gsl_stats_median_from_sorted_data(xs, 1, PDRAW_NOISE_SEEDS),
-             b->noise_sd, nes, b->n,
-             nes < pdraw_ess_floor(b->n)
-                 ? ": the weights and the quantile read the model's noise "
-                   "as much as the table"
-                 : "");
-    note(c, notes, "%s", buf);
+    if (K)
+        seeds_notes(c, notes, jc, b);
+    else
+        noise_notes(c, notes, jc, b);
     char lead[120];
     snprintf(lead, sizeof lead, "weighted draws (ESS %.1f of %u%s)", b->ess,
              b->n, trusted ? "" : ", too few to trust");
@@ -1196,6 +1280,19 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         return vcase_fail(c, "param_draws", "param_draws = %g: expected 0 "
                                             "(none) or a whole number of "
                                             "draws in 2..1000", ndraws);
+    /* param_draws.seeds = K: the re-check at K seeds of the model, the
+     * point's and every draw's (docs/calibration.md, "Weighing the
+     * draws"); 0 the fit's own seed alone */
+    double nrseeds;
+    if ((e = vcase_num(c, "param_draws.seeds", PDRAW_RECHECK_SEEDS,
+                       &nrseeds)) != SIM_OK)
+        return e;
+    if (nrseeds != floor(nrseeds) || nrseeds < 0 || nrseeds == 1 ||
+        nrseeds > PDRAW_SEEDS_MAX)
+        return vcase_fail(c, "param_draws.seeds", "param_draws.seeds = %g: "
+                          "expected 0 (the fit's own seed alone) or a whole "
+                          "number of the model's seeds in 2..%d",
+                          nrseeds, PDRAW_SEEDS_MAX);
     if (ndraws > 0 && !vcase_get(c, "calibrate.table"))
         return vcase_fail(c, "param_draws", "param_draws needs "
                                             "calibrate.table: the draws are "
@@ -1493,7 +1590,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                     e = vcase_fail(c, "param_draws", "%s", sim_errmsg());
                 } else {
                     e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd, obj,
-                                       (unsigned)ndraws, seed, fold != 0,
+                                       (unsigned)nrseeds, (unsigned)ndraws,
+                                       seed, fold != 0,
                                        NULL, NULL, &band);
                     have_band = e == SIM_OK;
                     if (have_band)
