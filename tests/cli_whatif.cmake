@@ -428,3 +428,16 @@ sim_cli_test(validate_other_tables_defaults_assumed 0
 sim_cli_test(validate_other_tables_json_notes 0
   "~\"# pv: note: the baseline already has 0 HCALL and [1-9][0-9]* DTLBPV exits"
   validate othertables --format json --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# the guest kernel's HZ is no trace's or table's: at the default, the
+# prediction says it is assumed (a comment in the kvm output, a note on
+# stderr with the machine formats); given, it does not
+sim_cli_test(whatif_guest_hz_assumed 0
+  "~^# assumed: guest_hz 250, the model's default"
+  whatif @cost_mix.bin --transform pv)
+sim_cli_test(whatif_guest_hz_assumed_csv 0
+  "~^whatif: note: assumed: guest_hz 250"
+  whatif @cost_mix.bin --transform pv --format csv)
+add_test(NAME cli_whatif_guest_hz_given_not_assumed
+  COMMAND sh -c "\"$0\" whatif \"$1\" --transform pv --set guest_hz=100 > ghz.txt 2>&1 && ! grep -q 'assumed: guest_hz' ghz.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

@@ -420,6 +420,17 @@ int cli_whatif(int argc, char **argv)
             whatif_chain_report(chain, of.f);
         }
     }
+    /* the guest's tick (idle waits end on it; pv's templates trap on an
+     * interrupt pending from it; the wall-time rule counts by it) is no
+     * trace's or table's: a default is an assumption, said */
+    if (e == SIM_OK && prm.origin[PARAM_guest_hz] == PO_DEFAULT) {
+        bool comment = fmt == TFMT_KVM || fmt == TFMT_PERF;
+        fprintf(comment ? of.f : stderr,
+                "%s assumed: guest_hz %g, the model's default (the guest "
+                "kernel's HZ, which no trace or table gives; --params or "
+                "--set guest_hz=HZ)\n",
+                comment ? "#" : "whatif: note:", P(&prm, guest_hz));
+    }
     if (e != SIM_OK) {
         outfile_abort(&of);
         whatif_chain_free(chain);
