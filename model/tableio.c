@@ -999,26 +999,69 @@ static sim_err parse_perf(table *t, lex *x)
 
 #define CSV_HEADER "type,count,min,max,sum,avg,stddev,time_percent"
 
+/* Splits a csv line into fields (at most 9 kept, the count going past),
+ * with RFC 4180's quoting as a spreadsheet writes it: a field in double
+ * quotes may hold commas (a number it formats with digit groups,
+ * "6,423,699"), and quoted[i] says so. Nothing a table holds has a quote
+ * in it, so a quote inside a field, or one not closed, is an error. */
+static sim_err csv_fields(const lex *x, tok *f, bool *quoted, size_t *nf)
+{
+    size_t n = 0;
+    const char *p = x->line.s, *end = x->line.s + x->line.n;
+    for (;;) {
+        tok v = trim((tok){p, (size_t)(end - p)});
+        bool q = v.n && v.s[0] == '"';
+        const char *fe;
+        if (q) {
+            const char *cl = memchr(v.s + 1, '"', (size_t)(end - v.s - 1));
+            if (!cl)
+                return expected(x, "a closing '\"'", v);
+            tok after = trim((tok){cl + 1, (size_t)(end - cl - 1)});
+            if (after.n && after.s[0] != ',')
+                return expected(x, "',' or end of line after a quoted field",
+                                after);
+            v = (tok){v.s + 1, (size_t)(cl - v.s - 1)};
+            fe = after.n ? after.s : end;
+        } else {
+            const char *c = memchr(p, ',', (size_t)(end - p));
+            fe = c ? c : end;
+            v = trim((tok){p, (size_t)(fe - p)});
+            if (memchr(v.s, '"', v.n))
+                return expected(x, "a field without '\"' inside", v);
+        }
+        if (n < 9) {
+            f[n] = v;
+            quoted[n] = q;
+        }
+        n++;
+        if (fe >= end)
+            break;
+        p = fe + 1;
+    }
+    *nf = n;
+    return SIM_OK;
+}
+
 static sim_err parse_csv(table *t, lex *x)
 {
+    static const char *const names[] = {"type", "count", "min", "max",
+                                        "sum",  "avg",   "stddev",
+                                        "time_percent"};
     if (!next_content(x))
         return expected_eof(x, "header '" CSV_HEADER "'");
-    if (!tok_is(trim(x->line), CSV_HEADER))
+    tok f[9];
+    bool quoted[9];
+    size_t n = 0;
+    bool head = csv_fields(x, f, quoted, &n) == SIM_OK && n == 8;
+    sim_clear_error();
+    for (size_t i = 0; head && i < 8; i++)
+        head = tok_is(f[i], names[i]);
+    if (!head)
         return expected(x, "header '" CSV_HEADER "'", trim(x->line));
     while (next_content(x)) {
-        tok f[9];
-        size_t n = 0;
-        const char *p = x->line.s, *end = x->line.s + x->line.n;
-        for (;;) {
-            const char *c = memchr(p, ',', (size_t)(end - p));
-            const char *fe = c ? c : end;
-            if (n < 9)
-                f[n] = trim((tok){p, (size_t)(fe - p)});
-            n++;
-            if (!c)
-                break;
-            p = c + 1;
-        }
+        sim_err e = csv_fields(x, f, quoted, &n);
+        if (e != SIM_OK)
+            return e;
         if (n < 8)
             return expected(x, "8 fields (" CSV_HEADER ")", trim(x->line));
         if (n > 8)
@@ -1029,15 +1072,16 @@ static sim_err parse_csv(table *t, lex *x)
                 f[i] = (tok){"-", 1};
         int ty = -1;
         table_row r = blank_row();
-        sim_err e;
+        /* digit groups only inside quotes: unquoted, a ',' ends the field */
         if ((e = get_type(x, f[0], &ty)) ||
-            (e = get_count(x, f[1], false, &r.count)) ||
-            (e = get_num(x, f[2], false, false, "min", &r.min)) ||
-            (e = get_num(x, f[3], false, false, "max", &r.max)) ||
-            (e = get_num(x, f[4], false, false, "sum", &r.sum)) ||
-            (e = get_num(x, f[5], false, true, "avg", &r.avg)) ||
-            (e = get_num(x, f[6], false, true, "stddev", &r.stddev)) ||
-            (e = get_num(x, f[7], false, true, "time_percent", &r.time_pct)) ||
+            (e = get_count(x, f[1], quoted[1], &r.count)) ||
+            (e = get_num(x, f[2], quoted[2], false, "min", &r.min)) ||
+            (e = get_num(x, f[3], quoted[3], false, "max", &r.max)) ||
+            (e = get_num(x, f[4], quoted[4], false, "sum", &r.sum)) ||
+            (e = get_num(x, f[5], quoted[5], true, "avg", &r.avg)) ||
+            (e = get_num(x, f[6], quoted[6], true, "stddev", &r.stddev)) ||
+            (e = get_num(x, f[7], quoted[7], true, "time_percent",
+                         &r.time_pct)) ||
             (e = put_row(x, t, ty, r)))
             return e;
     }
@@ -1359,8 +1403,8 @@ static sim_err parse_json(table *t, const char *text, size_t len,
 
 /* ==== dispatch ==== */
 
-/* From the first line with content: json starts with '{', csv and debugfs
- * with their headers, perf with "Analyze events" or its VM-EXIT header;
+/* From the first line with content: json starts with '{', csv (its
+ * names quoted or not) and debugfs with their headers, perf with "Analyze events" or its VM-EXIT header;
  * anything else is read as the seed's layout. */
 static table_fmt guess(const char *text, size_t len)
 {
@@ -1372,7 +1416,7 @@ static table_fmt guess(const char *text, size_t len)
     tok tk[8];
     if (l.s[0] == '{')
         return TFMT_JSON;
-    if (tok_starts(l, "type,count"))
+    if (tok_starts(l, "type,count") || tok_starts(l, "\"type\","))
         return TFMT_CSV;
     if (is_header(l, debugfs_header, 6))
         return TFMT_DEBUGFS;

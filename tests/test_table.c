@@ -497,6 +497,31 @@ static void test_latin1_title_to_json(void)
     free(j);
 }
 
+/* A spreadsheet's csv: names quoted, numbers formatted with digit
+ * groups (then quoted, as they hold commas), CRLF line ends; the header
+ * quoted too, and detected. Refused before: "unknown exit type
+ * '"MMIO"'". A quote left open is named. */
+static void test_csv_quoted_fields(void)
+{
+    table t;
+    const char *q = "\"type\",\"count\",\"min\",\"max\",\"sum\",\"avg\","
+                    "\"stddev\",\"time_percent\"\r\n"
+                    "\"MMIO\",\"9,318\",47,\"10,686\",\"3,544,934\",380.4394,"
+                    "507.292,1.75\r\n";
+    CU_ASSERT_EQUAL_FATAL(parse(&t, q, TFMT_AUTO), SIM_OK);
+    CU_ASSERT_EQUAL(t.rows[EXIT_MMIO].count, 9318);
+    CU_ASSERT_EQUAL(t.rows[EXIT_MMIO].max, 10686);
+    CU_ASSERT_EQUAL(t.rows[EXIT_MMIO].sum, 3544934);
+    expect_error("type,count,min,max,sum,avg,stddev,time_percent\n"
+                 "\"MMIO,9318,47,10686,3544934,380.4394,507.292,1.75\n",
+                 TFMT_CSV, SIM_ERR_FORMAT, "t:2: expected a closing '\"'");
+    /* digit groups only inside quotes: unquoted, the comma ends a field */
+    expect_error("type,count,min,max,sum,avg,stddev,time_percent\n"
+                 "MMIO,9,318,47,10686,3544934,380.4394,507.292,1.75\n",
+                 TFMT_CSV, SIM_ERR_FORMAT,
+                 "t:2: expected end of line after 8 fields");
+}
+
 static void test_error_non_numeric(void)
 {
     expect_error(HEAD "DEC 1 2 x2 2 2.0 0 2.00\n", TFMT_KVM, SIM_ERR_FORMAT,
@@ -773,6 +798,7 @@ static CU_TestInfo tests[] = {
     {"error: missing columns", test_error_missing_columns},
     {"no-break spaces are blanks", test_nbsp_is_blank},
     {"a Latin-1 title is UTF-8 in JSON", test_latin1_title_to_json},
+    {"csv: quoted fields, digit groups inside", test_csv_quoted_fields},
     {"error: non-numeric", test_error_non_numeric},
     {"error: negative", test_error_negative},
     {"error: count overflow", test_error_count_overflow},
