@@ -202,3 +202,9 @@ add_test(NAME cli_synth_like_given_not_assumed
   COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 2k --tb-hz 400M --guest-hz 100 -o given.bin 2>given.txt && ! grep -q 'assumed' given.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_halt.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# a trace that cannot fit its disk (32 bytes an exit at the least) is
+# refused before the writing starts: --exits 1000G ran until the disk was
+# full (32 TB; no test machine has them free)
+sim_cli_test(synth_like_no_room 2
+  "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ GB free"
+  trace synth --like @table_halt.txt --exits 1000G -o room.bin)

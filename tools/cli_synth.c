@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "cli.h"
 #include "cli_progress.h"
@@ -124,6 +125,38 @@ static void like_runs_line(const synth_like_report *r)
                 r->runs_booked);
 }
 
+/* A trace takes 32 bytes an exit at the least (one record each,
+ * docs/trace-format.md; the guest TLB writes and chunk headers come on
+ * top): one that cannot fit the disk its file is written to is refused
+ * before it fills it, not after minutes of writing (statvfs of the
+ * output's directory; standard output, a device, or a directory the
+ * system cannot tell about are let through). */
+static int room_for(const char *out, unsigned long long exits)
+{
+    if (!strcmp(out, "-") || !strncmp(out, "/dev/", 5))
+        return 0;
+    char dir[4096];
+    const char *sl = strrchr(out, '/');
+    if (!sl)
+        snprintf(dir, sizeof dir, ".");
+    else if (sl == out)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(sl - out), out);
+    struct statvfs v;
+    if (statvfs(dir, &v) != 0)
+        return 0;
+    double avail = (double)v.f_bavail * (double)v.f_frsize;
+    double need = 32.0 * (double)exits;
+    if (need <= avail)
+        return 0;
+    return cli_report(sim_fail(SIM_ERR_RANGE, "%s: %llu exits take at least "
+                               "%.1f GB (32 bytes an exit), and %s has %.1f "
+                               "GB free; give fewer --exits (the counts keep "
+                               "the table's proportions)",
+                               out, exits, need / 1e9, dir, avail / 1e9));
+}
+
 static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
@@ -154,6 +187,8 @@ static int synth_like(const char *like, const char *mix,
                      32e-9 * (double)table_exits(&t));
     if (e != SIM_OK)
         return cli_report(e);
+    if ((c = room_for(out, exits ? exits : table_exits(&t))))
+        return c;
     /* a json table that states its accounting: its kernel's rows */
     if ((c = cli_table_accounting("trace synth", &t, like,
                                   acc_given || tb_per_usec > 0, &unit)))
@@ -493,7 +528,7 @@ int cli_trace_synth(int argc, char **argv)
         return cli_usage_error("trace synth", "--exits N is required");
     if (!out)
         return cli_usage_error("trace synth", "-o FILE is required");
-    if ((c = cli_check_output_of(out, profile)))
+    if ((c = cli_check_output_of(out, profile)) || (c = room_for(out, exits)))
         return c;
 
     synth_profile p;
