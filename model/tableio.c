@@ -47,17 +47,36 @@ static bool next_line(lex *x)
     return true;
 }
 
-static bool is_space(char c)
+/* The length of the blank at s (at most n bytes), 0 if none: a space, a
+ * tab, or a UTF-8 no-break space (C2 A0), which a table copied from a
+ * web page or an HTML mail has between its columns. */
+static size_t blank_at(const char *s, size_t n)
 {
-    return c == ' ' || c == '\t';
+    if (n && (*s == ' ' || *s == '\t'))
+        return 1;
+    if (n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0)
+        return 2;
+    return 0;
+}
+
+/* The same, of the blank that ends at s + n. */
+static size_t blank_before(const char *s, size_t n)
+{
+    if (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        return 1;
+    if (n >= 2 && (unsigned char)s[n - 2] == 0xc2 &&
+        (unsigned char)s[n - 1] == 0xa0)
+        return 2;
+    return 0;
 }
 
 static tok trim(tok t)
 {
-    while (t.n && is_space(*t.s))
-        t.s++, t.n--;
-    while (t.n && is_space(t.s[t.n - 1]))
-        t.n--;
+    size_t k;
+    while ((k = blank_at(t.s, t.n)) != 0)
+        t.s += k, t.n -= k;
+    while ((k = blank_before(t.s, t.n)) != 0)
+        t.n -= k;
     return t;
 }
 
@@ -77,18 +96,18 @@ static bool next_content(lex *x)
     return false;
 }
 
-/* Splits on spaces/tabs. Returns the number of tokens (counting past max,
- * so callers can tell "too many"). */
+/* Splits on blanks (blank_at). Returns the number of tokens (counting
+ * past max, so callers can tell "too many"). */
 static size_t split_ws(tok line, tok *out, size_t max)
 {
-    size_t n = 0, i = 0;
+    size_t n = 0, i = 0, k;
     while (i < line.n) {
-        while (i < line.n && is_space(line.s[i]))
-            i++;
+        while ((k = blank_at(line.s + i, line.n - i)) != 0)
+            i += k;
         if (i >= line.n)
             break;
         size_t b = i;
-        while (i < line.n && !is_space(line.s[i]))
+        while (i < line.n && !blank_at(line.s + i, line.n - i))
             i++;
         if (n < max)
             out[n] = (tok){line.s + b, i - b};
@@ -508,8 +527,23 @@ static sim_err kvm_row(const lex *x, tok *tk, size_t n, table_row *r)
 {
     if (n < 8)
         return expected(x, "8 columns (" KVM_HEADER ")", trim(x->line));
-    if (n > 8)
+    if (n > 8) {
+        /* "16 937": digits grouped by a blank (a space, a no-break space)
+         * read as two columns; the message names the likely cause */
+        tok all[9];
+        split_ws(x->line, all, 9);
+        for (size_t i = 2; i < 9; i++) {
+            tok a = all[i - 1], b = all[i];
+            bool group = b.n == 3 && isdigit((unsigned char)a.s[a.n - 1]);
+            for (size_t j = 0; group && j < 3; j++)
+                group = isdigit((unsigned char)b.s[j]) != 0;
+            if (group)
+                return expected(x, "end of line after 8 columns (digits "
+                                   "grouped by a blank? only ',' groups "
+                                   "digits)", tk[8]);
+        }
         return expected(x, "end of line after 8 columns", tk[8]);
+    }
     *r = blank_row();
     sim_err e;
     if ((e = get_count(x, tk[1], true, &r->count)) ||
@@ -525,14 +559,16 @@ static sim_err kvm_row(const lex *x, tok *tk, size_t n, table_row *r)
 
 static sim_err kvm_never_hit(const lex *x, table *t, tok rest)
 {
-    size_t i = 0;
+    size_t i = 0, k;
     while (i < rest.n) {
-        while (i < rest.n && (is_space(rest.s[i]) || rest.s[i] == ','))
-            i++;
+        while (i < rest.n && ((k = blank_at(rest.s + i, rest.n - i)) != 0 ||
+                              rest.s[i] == ','))
+            i += k ? k : 1;
         if (i >= rest.n)
             break;
         size_t b = i;
-        while (i < rest.n && !is_space(rest.s[i]) && rest.s[i] != ',')
+        while (i < rest.n && !blank_at(rest.s + i, rest.n - i) &&
+               rest.s[i] != ',')
             i++;
         tok name = {rest.s + b, i - b};
         int ty = -1;
@@ -1664,6 +1700,31 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
     return o;
 }
 
+/* The title as a JSON string. A kvm table's title is its file's bytes
+ * (anything printable), and JSON strings are UTF-8: a title that is not
+ * (a Latin-1 mail's "R\xe9sultats") is taken as Latin-1 and converted,
+ * byte for character, where jansson refused it and the writer failed with
+ * "out of memory". */
+static json_t *json_title(const char *title)
+{
+    json_t *j = json_string(title);
+    if (j)
+        return j;
+    char u[2 * sizeof ((table *)0)->title];
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)title;
+         *p && o + 2 < sizeof u; p++) {
+        if (*p < 0x80) {
+            u[o++] = (char)*p;
+        } else {
+            u[o++] = (char)(0xc0 | (*p >> 6));
+            u[o++] = (char)(0x80 | (*p & 0x3f));
+        }
+    }
+    u[o] = '\0';
+    return json_string(u);
+}
+
 static json_t *json_doc(const table *w, const table *orig, bool fold,
                         const char *accounting)
 {
@@ -1675,7 +1736,7 @@ static json_t *json_doc(const table *w, const table *orig, bool fold,
         json_decref(nh);
         return NULL;
     }
-    jset(&b, root, "title", json_string(w->title));
+    jset(&b, root, "title", json_title(w->title));
     jset(&b, root, "unit", json_string("usec"));
     if (accounting)
         jset(&b, root, "accounting", json_string(accounting));

@@ -193,3 +193,12 @@ sim_cli_test(synth_like_halt_says_other_kernel 0
 sim_cli_test(synth_like_pv_rows_said 0
   "~synth: note: the table has 2 HCALL and 100000 DTLBPV exits, the PV magic page's"
   trace synth --like @table_nopv_with_pv_rows.txt --exits 2k -o pvrows2.bin)
+# the board's clock and the guest's HZ are no table's: when they are the
+# defaults, synthesis says they are assumed; given, it does not
+sim_cli_test(synth_like_defaults_assumed 0
+  "~synth: note: assumed, as the table does not say: the core and timebase at 667 MHz and the guest ticking at 250 Hz"
+  trace synth --like @table_halt.txt --exits 2k -o assumed.bin)
+add_test(NAME cli_synth_like_given_not_assumed
+  COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 2k --tb-hz 400M --guest-hz 100 -o given.bin 2>given.txt && ! grep -q 'assumed' given.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_halt.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

@@ -415,3 +415,16 @@ add_test(NAME cli_whatif_pv_baseline_has_magic_page
   COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 5k -o pvrows.bin 2>/dev/null && \"$0\" whatif pvrows.bin --transform pv > pvrows.txt && grep -Eq '^# pv: note: the baseline already has [0-9]+ HCALL and [1-9][0-9]* DTLBPV exits, the magic page' pvrows.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_nopv_with_pv_rows.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# another kernel's and guest's tables: what synthesis says of the table
+# (its notes: here HCALL and DTLBPV rows) reaches the case's notes, the
+# transform's note is one of the JSON notes too, and the board's clock and
+# the guest's HZ, which no table gives, are said to be assumed defaults
+sim_cli_test(validate_other_tables_synth_notes 0
+  "~  baseline: note: the table has 2 HCALL and 100000 DTLBPV exits, the PV magic page's"
+  validate othertables --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_other_tables_defaults_assumed 0
+  "~core and timebase at 667 MHz, assumed: the model's default.*. the guest ticking at 250 Hz, assumed: the model's default"
+  validate othertables --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+sim_cli_test(validate_other_tables_json_notes 0
+  "~\"# pv: note: the baseline already has 0 HCALL and [1-9][0-9]* DTLBPV exits"
+  validate othertables --format json --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

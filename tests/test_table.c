@@ -421,9 +421,10 @@ static void test_diff_side_by_side(void)
 
 /* ---- parse errors: status and line ---- */
 
-#define HEAD                                                                   \
-    "NO PV support\nunit is usec\ntraced duration 100 usec\n"                  \
+#define HEAD_AFTER_TITLE                                                       \
+    "unit is usec\ntraced duration 100 usec\n"                                 \
     "type count min max sum avg stddev time%\n"
+#define HEAD "NO PV support\n" HEAD_AFTER_TITLE
 
 static void expect_error(const char *text, table_fmt fmt, sim_err want,
                          const char *msg)
@@ -454,6 +455,46 @@ static void test_error_missing_columns(void)
 {
     expect_error(HEAD "DEC 1 2 2 2 2.0 0\n", TFMT_KVM, SIM_ERR_FORMAT,
                  "t:5: expected 8 columns");
+}
+
+/* A table copied from a web page or an HTML mail: no-break spaces (UTF-8
+ * C2 A0) between its columns and words read as blanks (they made
+ * "unknown exit type 'DEC\xc2\xa016,937'"); digits grouped by a blank
+ * are named as the likely cause of a ninth column. */
+static void test_nbsp_is_blank(void)
+{
+    table t;
+#define NBSP "\xc2\xa0"
+    const char *nb = "NO PV support\nunit" NBSP "is usec\n"
+                     "type count min max sum avg stddev time%\n"
+                     "DEC" NBSP "16,937" NBSP NBSP "50 4,866 1,441,084 "
+                     "85.0850 203.856 0.71" NBSP "\n"
+                     "*never hit" NBSP "HALT," NBSP "DEBUG\n";
+#undef NBSP
+    CU_ASSERT_EQUAL_FATAL(parse(&t, nb, TFMT_KVM), SIM_OK);
+    CU_ASSERT_EQUAL(t.rows[EXIT_DEC].count, 16937);
+    CU_ASSERT_EQUAL(t.rows[EXIT_DEC].min, 50);
+    CU_ASSERT(t.never_hit[EXIT_HALT] && t.never_hit[EXIT_DEBUG]);
+    expect_error(HEAD "DEC 16 937 50 4,866 1,441,084 85.0850 203.856 0.71\n",
+                 TFMT_KVM, SIM_ERR_FORMAT,
+                 "t:5: expected end of line after 8 columns (digits grouped "
+                 "by a blank? only ',' groups digits), found '0.71'");
+}
+
+/* A title in Latin-1 (a mail's "R\xe9sultats") is written to JSON as
+ * UTF-8: jansson refused the bytes and the writer failed, "out of
+ * memory". */
+static void test_latin1_title_to_json(void)
+{
+    table t;
+    CU_ASSERT_EQUAL_FATAL(parse(&t, "R\xe9sultats\n" HEAD_AFTER_TITLE
+                                    "DEC 1 2 2 2 2.0 0 2.00\n",
+                                TFMT_KVM),
+                          SIM_OK);
+    char *j = write_str(&t, TFMT_JSON, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"title\": \"R\xc3\xa9sultats\""));
+    free(j);
 }
 
 static void test_error_non_numeric(void)
@@ -730,6 +771,8 @@ static CU_TestInfo tests[] = {
     {"error: unknown type", test_error_unknown_type},
     {"error: duplicate row", test_error_duplicate_row},
     {"error: missing columns", test_error_missing_columns},
+    {"no-break spaces are blanks", test_nbsp_is_blank},
+    {"a Latin-1 title is UTF-8 in JSON", test_latin1_title_to_json},
     {"error: non-numeric", test_error_non_numeric},
     {"error: negative", test_error_negative},
     {"error: count overflow", test_error_count_overflow},

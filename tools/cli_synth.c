@@ -128,7 +128,8 @@ static int synth_like(const char *like, const char *mix,
                       unsigned long long exits, unsigned long long seed,
                       unsigned long long tb_hz, const char *out,
                       const char *profile, double tb_per_usec, bool acc_given,
-                      stats_unit unit, double guest_hz)
+                      stats_unit unit, double guest_hz, bool tb_default,
+                      bool ghz_default)
 {
     if (profile)
         return cli_usage_error("trace synth", "--profile and --like exclude "
@@ -234,6 +235,28 @@ static int synth_like(const char *like, const char *mix,
     for (int i = 0; i < rep.nbare; i++)
         fprintf(stderr, "synth: note: the profile has no %s exits: those "
                 "rows carry no per-exit detail\n", exit_name(rep.bare[i]));
+    /* what no table gives, the board's clock and its guest's tick: said
+     * when they are the defaults, assumed */
+    if (tb_default || ghz_default) {
+        char a[64] = "", b[64] = "";
+        if (tb_default)
+            snprintf(a, sizeof a, "the core and timebase at %.0f MHz",
+                     (double)tb_hz / 1e6);
+        if (ghz_default)
+            snprintf(b, sizeof b, "the guest ticking at %g Hz", guest_hz);
+        fprintf(stderr, "synth: note: assumed, as the table does not say: "
+                "%s%s%s (the model's default%s; for another board or guest "
+                "kernel %s%s%s)\n",
+                a, tb_default && ghz_default ? " and " : "", b,
+                tb_default && ghz_default ? "s" : "",
+                tb_default ? "--tb-hz, which the trace carries to calibrate "
+                             "and whatif"
+                           : "",
+                tb_default && ghz_default ? "; " : "",
+                ghz_default ? "--guest-hz, and guest_hz in the params of "
+                              "calibrate and whatif"
+                            : "");
+    }
     /* rows that say the table is not of the kernels and guest the model
      * follows: accepted, and said */
     const table_row *halt = &t.rows[EXIT_HALT];
@@ -367,6 +390,7 @@ int cli_trace_synth(int argc, char **argv)
         {0, 0, 0, 0},
     };
     unsigned long long exits = 0, seed = 1, tb_hz = 667000000ULL;
+    bool tb_given = false;
     double guest_hz = 0;
     const char *profile = NULL, *out = NULL, *like = NULL, *mix = NULL;
     bool have_exits = false;
@@ -395,6 +419,7 @@ int cli_trace_synth(int argc, char **argv)
                 return 2;
             break;
         case 't':
+            tb_given = true;
             if (cli_parse_tb_hz("trace synth", optarg, &tb_hz))
                 return 2;
             break;
@@ -454,7 +479,8 @@ int cli_trace_synth(int argc, char **argv)
         return synth_like(like, mix, have_exits ? exits : 0, seed, tb_hz, out,
                           profile, tb_per_usec, acc != NULL,
                           tb_per_usec > 0 ? STATS_TICKS : unit,
-                          guest_hz > 0 ? guest_hz : default_guest_hz());
+                          guest_hz > 0 ? guest_hz : default_guest_hz(),
+                          !tb_given, !(guest_hz > 0));
     if (guest_hz > 0)
         return cli_usage_error("trace synth", "--guest-hz needs --like TABLE "
                                "(it bounds the table's idle waits)");

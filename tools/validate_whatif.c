@@ -474,7 +474,13 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
             while (f && fgets(line, sizeof line, f)) {
                 if (strncmp(line, "synth: ", 7) != 0)
                     continue;
-                if (strstr(line, "idle waits"))
+                /* what synthesis says of the table itself (a row no 44x
+                 * kernel charges, a guest on the magic page already, a
+                 * row without the profile's detail): each its note */
+                if (!strncmp(line + 7, "note: ", 6)) {
+                    line[strcspn(line, "\n")] = '\0';
+                    note(c, notes, "baseline: %s", line + 7);
+                } else if (strstr(line, "idle waits"))
                     snprintf(waits, sizeof waits, "%s", line + 7);
                 else if (!strncmp(line + 7, "guest runs: ", 12))
                     snprintf(runs, sizeof runs, "%s", line + 7);
@@ -489,12 +495,26 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                 note(c, notes, "baseline: %s", runs);
         }
         if (e == SIM_OK && notes) {
-            snprintf(buf, sizeof buf, "baseline: sim trace synth --like %s "
-                                      "(core and timebase at %g MHz)",
+            /* the board's clock and the guest's tick are the params'; a
+             * table gives neither, so a default is an assumption: said */
+            bool board = vcase_get(c, "baseline.table") != NULL;
+            bool dcore = board && bp.origin[PARAM_core_hz] == PO_DEFAULT,
+                 dghz = board && bp.origin[PARAM_guest_hz] == PO_DEFAULT;
+            snprintf(buf, sizeof buf,
+                     "baseline: sim trace synth --like %s "
+                     "(core and timebase at %g MHz%s; the "
+                     "guest ticking at %g Hz%s)",
                      vcase_get(c, "baseline.table")
                          ? vcase_get(c, "baseline.table")
                          : "the recorded table",
-                     P(&bp, core_hz) / 1e6);
+                     P(&bp, core_hz) / 1e6,
+                     dcore ? ", assumed: the model's default, a board at "
+                             "another clock needs params core_hz"
+                           : "",
+                     P(&bp, guest_hz),
+                     dghz ? ", assumed: the model's default, the tables do "
+                            "not give their guest's HZ (params guest_hz)"
+                          : "");
             note(c, notes, "%s", buf);
         }
         return e;
@@ -1615,18 +1635,40 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                               "baseline");
             note(c, notes, "%s", line);
         }
-        if (e == SIM_OK && c->out && k == 0) {
-            fprintf(c->out, "  transform%s: %s (%llu exits removed, %llu "
-                            "of them VIRT misses re-derived away; %llu "
-                            "inserted)\n  ",
-                    n_runs > 1 ? " (the first seed's run)" : "",
-                    spec, (unsigned long long)res.removed,
-                    (unsigned long long)res.misses_rederived,
-                    (unsigned long long)res.inserted);
-            whatif_chain_report(chain, c->out);
+        if (e == SIM_OK && k == 0 && (c->out || notes)) {
+            if (c->out)
+                fprintf(c->out,
+                        "  transform%s: %s (%llu exits removed, %llu "
+                        "of them VIRT misses re-derived away; %llu "
+                        "inserted)\n",
+                        n_runs > 1 ? " (the first seed's run)" : "", spec,
+                        (unsigned long long)res.removed,
+                        (unsigned long long)res.misses_rederived,
+                        (unsigned long long)res.inserted);
+            /* the transforms' counters, a line each, indented as the
+             * report; a note among them (a baseline already on the magic
+             * page) is one of the JSON notes too */
+            char *rb = NULL;
+            size_t rl = 0;
+            FILE *m = open_memstream(&rb, &rl);
+            if (m) {
+                whatif_chain_report(chain, m);
+                fclose(m);
+            }
+            for (char *l = rb; l && *l;) {
+                size_t n = strcspn(l, "\n");
+                if (c->out)
+                    fprintf(c->out, "  %.*s\n", (int)n, l);
+                char *nt = strstr(l, ": note: ");
+                if (notes && nt && nt < l + n)
+                    json_array_append_new(notes, json_stringn(l, n));
+                l += n + (l[n] == '\n');
+            }
+            free(rb);
             char gl[512];
             whatif_guest_line(gl, sizeof gl, &res);
-            fprintf(c->out, "  %s\n", gl);
+            if (c->out)
+                fprintf(c->out, "  %s\n", gl);
         }
         whatif_chain_free(chain);
         if (e != SIM_OK)
