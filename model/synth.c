@@ -957,8 +957,11 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
             rep->wordless[rep->nwordless++] = (exit_type)t;
     }
 
-    trace_header h =
-        synth_header(o, tb_hz, "like:", p->name, "none (synth --like)");
+    /* a folded table's trace says so (synth_like_folded): its EMULINST
+     * is the table's EMULINST with its EMUL_* rows */
+    trace_header h = synth_header(o, tb_hz, "like:", p->name,
+                                  fold ? SYNTH_LIKE_FOLDED_LABEL
+                                       : "none (synth --like)");
     e = trace_writer_open(&c.w, path, &h);
     if (e != SIM_OK)
         goto out;
@@ -1045,4 +1048,10 @@ sim_err synth_like_write(const char *path, const table *hw, const exitprof *p,
 out:
     like_free(&c);
     return e;
+}
+
+bool synth_like_folded(const trace_header *h)
+{
+    return h->source == TSRC_SYNTH &&
+           !strcmp(h->cost_label, SYNTH_LIKE_FOLDED_LABEL);
 }

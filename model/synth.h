@@ -5,11 +5,13 @@
 #ifndef SYNTH_H
 #define SYNTH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "exits.h"
 #include "sim_err.h"
 #include "table.h"
+#include "trace.h"
 
 typedef struct synth_dist {
     double min, avg, sd, max; /* usec, as the table printed them */
@@ -62,6 +64,13 @@ SIM_MUST_CHECK sim_err synth_write(const char *path, const synth_profile *p,
  * (32-byte records, more with the guest TLB writes), so the number must be
  * given (--exits, a case's baseline.exits). */
 #define SYNTH_LIKE_MAX_DEFAULT_EXITS 100000000ULL
+
+/* The cost label of a trace synthesised like a table in the folded layout
+ * (one EMULINST row for all emulation, before 3.0): its exits keep
+ * cpu440's EMUL_* subtypes, which the table had inside EMULINST. */
+#define SYNTH_LIKE_FOLDED_LABEL "none (synth --like, folded)"
+/* Whether a trace is such a one (its header says so). */
+bool synth_like_folded(const trace_header *h);
 /* The guest CPIs a fit may take for the profile's guest runs to stand
  * (docs/calibration.md, "Guest run lengths"): from the 440's dual-issue
  * floor to three times the model's default. Outside, the fit would not be

@@ -12,6 +12,7 @@
 #include "cli_progress.h"
 #include "outfile.h"
 #include "params.h"
+#include "synth.h"
 #include "tcmp.h"
 #include "whatif.h"
 
@@ -419,6 +420,18 @@ int cli_whatif(int argc, char **argv)
                 wall_report(of.f, &res, wall_on ? mix : NULL);
             whatif_chain_report(chain, of.f);
         }
+    }
+    /* a trace synthesised like a table in the folded layout: the table's
+     * EMULINST is this output's EMULINST with its EMUL_* rows, which a
+     * reader of the table's layout would miss */
+    if (e == SIM_OK && !fold && synth_like_folded(&res.header)) {
+        bool comment = fmt == TFMT_KVM || fmt == TFMT_PERF;
+        fprintf(comment ? of.f : stderr,
+                "%s EMULINST here is the emulation without an EMUL_* "
+                "subtype: the trace's table had one EMULINST row for all "
+                "emulation, which is this EMULINST with the EMUL_* rows "
+                "(--fold-emul prints that layout)\n",
+                comment ? "#" : "whatif: note:");
     }
     /* the guest's tick (idle waits end on it; pv's templates trap on an
      * interrupt pending from it; the wall-time rule counts by it) is no
