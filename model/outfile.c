@@ -447,8 +447,23 @@ sim_err outfile_open_named(outfile *o, const char *path)
 
 sim_err outfile_scratch(outfile *o, const char *tag)
 {
+    return outfile_scratch_in(o, NULL, tag);
+}
+
+void outfile_keep(outfile *o)
+{
+    if (o->f)
+        fclose(o->f);
+    live_drop(o);
+    busy_drop(o);
+    clear(o);
+}
+
+sim_err outfile_scratch_in(outfile *o, const char *dir, const char *tag)
+{
     memset(o, 0, sizeof *o);
-    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = getenv("TMPDIR");
     if (!dir || !*dir)
         dir = "/tmp";
     size_t n = strlen(dir) + strlen(tag) + 16;

@@ -74,5 +74,11 @@ SIM_MUST_CHECK sim_err outfile_open_named(outfile *o, const char *path);
  * $TMPDIR/sim-<tag>-XXXXXX (else /tmp), named o->tmp and open for writing
  * in o->f; outfile_abort removes it, as does a signal. */
 SIM_MUST_CHECK sim_err outfile_scratch(outfile *o, const char *tag);
+/* The same in directory dir (NULL or "": $TMPDIR, else /tmp). */
+SIM_MUST_CHECK sim_err outfile_scratch_in(outfile *o, const char *dir,
+                                          const char *tag);
+/* Leaves a scratch file where it is (a debugging aid): closes it and
+ * forgets it, no longer removed by outfile_abort or a signal. */
+void outfile_keep(outfile *o);
 
 #endif

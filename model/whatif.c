@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "nearest.h"
+#include "outfile.h"
 #include "platform/platform.h"
 #include "tlbword.h"
 
@@ -656,16 +657,20 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
     pred_timed(env, false);
 }
 
+/* The transformed stream the SystemC platform replays: a scratch file
+ * (model/outfile), removed at the end and by a fatal signal (a Ctrl-C
+ * during the platform's replay left 171 MB of a 10M-exit trace in /tmp). */
 static sim_err open_tmp_trace(whatif_env *env, const whatif_opts *o,
-                              const trace_header *h, char *path, size_t len)
+                              const trace_header *h, outfile *scratch)
 {
-    const char *dir = o->tmp_dir ? o->tmp_dir : getenv("TMPDIR");
-    if (!dir || !*dir)
-        dir = "/tmp";
-    snprintf(path, len, "%s/sim-whatif-%ld.bin", dir, (long)getpid());
+    sim_err e = outfile_scratch_in(scratch, o->tmp_dir, "whatif");
+    if (e != SIM_OK)
+        return e;
+    fclose(scratch->f); /* the trace writer writes the name */
+    scratch->f = NULL;
     trace_header th = *h;
     snprintf(th.cost_label, sizeof th.cost_label, "whatif (predicted)");
-    return trace_writer_open(&env->pred.w, path, &th);
+    return trace_writer_open(&env->pred.w, scratch->tmp, &th);
 }
 
 static void chain_model(whatif_chain *c, cost_model *m)
@@ -739,7 +744,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
     trace_reader *rd = NULL;
     if (e == SIM_OK)
         e = trace_reader_open(&rd, path);
-    char tmp[4096] = "";
+    outfile scratch = {0};
     if (e == SIM_OK) {
         res->header = *trace_reader_header(rd);
         stats_init(base, o->unit, res->header.tb_hz);
@@ -764,7 +769,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         if (e == SIM_OK)
             e = env.pred.hook.begin(env.pred.m, &res->header);
         if (e == SIM_OK && o->systemc)
-            e = open_tmp_trace(&env, o, &res->header, tmp, sizeof tmp);
+            e = open_tmp_trace(&env, o, &res->header, &scratch);
     }
     if (e == SIM_OK)
         e = prescan(path, c);
@@ -835,7 +840,7 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
             /* the platform makes its own time-driven exits (SIGNAL among
              * them) and drops the trace's: count the baseline's alike */
             res->timed_trace = pc.dec + pc.extint + pc.signal;
-            e = platform_replay(tmp, m1, &ro, pred, &rr);
+            e = platform_replay(scratch.tmp, m1, &ro, pred, &rr);
             res->pred_exits = rr.exits;
             platform_last_counts(&pc);
             res->timed_pred = pc.dec + pc.extint + pc.signal;
@@ -843,8 +848,10 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         cost_free(m0);
         cost_free(m1);
     }
-    if (tmp[0] && !getenv("SIM_WHATIF_KEEP"))
-        unlink(tmp);
+    if (scratch.tmp && getenv("SIM_WHATIF_KEEP"))
+        outfile_keep(&scratch);
+    else
+        outfile_abort(&scratch);
     free(env.timed);
     free(env.gamma);
     cost_free(env.base.m);

@@ -451,3 +451,8 @@ add_test(NAME cli_whatif_folded_table_emulinst_said
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
     ${CMAKE_SOURCE_DIR}/tests/data/table_emul.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# the SystemC platform's scratch trace is removed by a fatal signal too
+add_test(NAME cli_whatif_systemc_interrupt
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/whatif_interrupt.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_whatif_systemc_interrupt PROPERTIES TIMEOUT 60)
