@@ -414,6 +414,26 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
     return false;
 }
 
+/* 3.5+ prints its three unnamed types (RFCI, DBELL, GDBELL) as "(null)":
+ * harmless while unused, in the debugfs file and in any form made from it
+ * (kvm, csv); *skip says the row is one. With exits it is refused: sim440
+ * does not model them. */
+static sim_err null_row(const lex *x, tok name, uint64_t count, bool *skip)
+{
+    *skip = false;
+    if (!tok_is(name, "(null)"))
+        return SIM_OK;
+    if (count == 0) {
+        *skip = true;
+        return SIM_OK;
+    }
+    return sim_fail(SIM_ERR_FORMAT,
+                    "%s:%u: expected count 0 in an unnamed '(null)' row "
+                    "(RFCI, DBELL or GDBELL of 3.5+, which sim440 does not "
+                    "model), found %llu",
+                    x->name, x->lineno, (unsigned long long)count);
+}
+
 /* Stores a parsed row: rejects a second row of a type and absurd values;
  * a row with count 0 and nothing in it becomes "never hit" (debugfs prints
  * every type). */
@@ -749,6 +769,13 @@ static sim_err parse_kvm(table *t, lex *x)
             return expected(x, "'EMULINST breakdown' or end of file", line);
         table_row r;
         int ty = -1;
+        bool skip;
+        if (tok_is(tk[0], "(null)")) {
+            if ((e = kvm_row(x, tk, n, &r)) ||
+                (e = null_row(x, tk[0], r.count, &skip)))
+                return e;
+            continue;
+        }
         if ((e = get_type(x, tk[0], &ty)) || (e = kvm_row(x, tk, n, &r)) ||
             (e = put_row(x, t, ty, r)))
             return e;
@@ -833,17 +860,11 @@ static sim_err parse_debugfs(table *t, lex *x, double tb_per_usec)
             (e = get_num(x, tk[4], false, false, "sum", &r.sum)) ||
             (e = get_num(x, tk[5], false, true, "sum_squared", &r.sum_sq)))
             return e;
-        /* 3.5+ prints its three unnamed types (RFCI, DBELL, GDBELL) as
-         * "(null)"; harmless while unused */
-        if (tok_is(tk[0], "(null)")) {
-            if (r.count == 0)
-                continue;
-            return sim_fail(SIM_ERR_FORMAT,
-                            "%s:%u: expected count 0 in an unnamed '(null)' "
-                            "row (RFCI, DBELL or GDBELL of 3.5+, which sim440 "
-                            "does not model), found %llu",
-                            x->name, x->lineno, (unsigned long long)r.count);
-        }
+        bool skip;
+        if ((e = null_row(x, tk[0], r.count, &skip)))
+            return e;
+        if (skip)
+            continue;
         int ty = -1;
         if ((e = get_type(x, tk[0], &ty)))
             return e;
@@ -1072,6 +1093,12 @@ static sim_err parse_csv(table *t, lex *x)
                 f[i] = (tok){"-", 1};
         int ty = -1;
         table_row r = blank_row();
+        bool skip;
+        if ((e = get_count(x, f[1], quoted[1], &r.count)) ||
+            (e = null_row(x, f[0], r.count, &skip)))
+            return e;
+        if (skip)
+            continue;
         /* digit groups only inside quotes: unquoted, a ',' ends the field */
         if ((e = get_type(x, f[0], &ty)) ||
             (e = get_count(x, f[1], quoted[1], &r.count)) ||

@@ -522,6 +522,27 @@ static void test_csv_quoted_fields(void)
                  "t:2: expected end of line after 8 fields");
 }
 
+/* 3.5+'s unnamed rows ("(null)": RFCI, DBELL, GDBELL) as the debugfs
+ * file prints them, in a table made from it (kvm, csv): unused, they are
+ * skipped as in debugfs (they were "unknown exit type '(null)' (did you
+ * mean HCALL?)"); with exits, refused. */
+static void test_null_rows(void)
+{
+    table t;
+    CU_ASSERT_EQUAL(parse(&t, HEAD "DEC 1 2 2 2 2.0 0 2.00\n"
+                                   "(null) 0 0 0 0 0.0000 0.000 0.00\n",
+                          TFMT_KVM),
+                    SIM_OK);
+    CU_ASSERT_EQUAL(t.rows[EXIT_DEC].count, 1);
+    CU_ASSERT_EQUAL(parse(&t, "type,count,min,max,sum,avg,stddev,"
+                              "time_percent\nDEC,1,2,2,2,2.0,0,2.00\n"
+                              "(null),0,0,0,0,,,\n",
+                          TFMT_CSV),
+                    SIM_OK);
+    expect_error(HEAD "(null) 3 2 2 6 2.0 0 2.00\n", TFMT_KVM, SIM_ERR_FORMAT,
+                 "t:5: expected count 0 in an unnamed '(null)' row");
+}
+
 static void test_error_non_numeric(void)
 {
     expect_error(HEAD "DEC 1 2 x2 2 2.0 0 2.00\n", TFMT_KVM, SIM_ERR_FORMAT,
@@ -799,6 +820,7 @@ static CU_TestInfo tests[] = {
     {"no-break spaces are blanks", test_nbsp_is_blank},
     {"a Latin-1 title is UTF-8 in JSON", test_latin1_title_to_json},
     {"csv: quoted fields, digit groups inside", test_csv_quoted_fields},
+    {"unused (null) rows in kvm and csv", test_null_rows},
     {"error: non-numeric", test_error_non_numeric},
     {"error: negative", test_error_negative},
     {"error: count overflow", test_error_count_overflow},
