@@ -564,6 +564,28 @@ static sim_err kvm_row(const lex *x, tok *tk, size_t n, table_row *r)
         }
         return expected(x, "end of line after 8 columns", tk[8]);
     }
+    /* avg, stddev and time% have decimals: one without a '.' whose last
+     * ',' is not followed by a group of three digits ("14,2804", "45,36")
+     * is a decimal comma, which read as a digit group made the value 10^k
+     * times itself */
+    static const char *const dec_cols[] = {"avg", "stddev", "time%"};
+    for (size_t i = 5; i < 8; i++) {
+        tok v = tk[i];
+        const char *c = NULL;
+        for (size_t j = 0; j < v.n; j++) {
+            if (v.s[j] == '.')
+                c = NULL, j = v.n;
+            else if (v.s[j] == ',')
+                c = v.s + j;
+        }
+        if (c && v.s + v.n - c - 1 != 3) {
+            char w[96];
+            snprintf(w, sizeof w, "a number for %s with '.' as its decimal "
+                     "point (',' groups digits: a decimal comma?)",
+                     dec_cols[i - 5]);
+            return expected(x, w, v);
+        }
+    }
     *r = blank_row();
     sim_err e;
     if ((e = get_count(x, tk[1], true, &r->count)) ||

@@ -543,6 +543,28 @@ static void test_null_rows(void)
                  "t:5: expected count 0 in an unnamed '(null)' row");
 }
 
+/* A decimal comma (a European table: "14,2804", "45,36") was read as a
+ * digit group, the avg 10^4 times itself; the column with decimals names
+ * it. A grouped value with its point ("10,304.0000") stays fine. */
+static void test_decimal_comma(void)
+{
+    expect_error(HEAD "DEC 1 2 2 2 2,0000 0 2.00\n", TFMT_KVM,
+                 SIM_ERR_FORMAT,
+                 "t:5: expected a number for avg with '.' as its decimal "
+                 "point (',' groups digits: a decimal comma?), found "
+                 "'2,0000'");
+    expect_error(HEAD "DEC 1 2 2 2 2.0000 0 2,00\n", TFMT_KVM,
+                 SIM_ERR_FORMAT, "found '2,00'");
+    table t;
+    CU_ASSERT_EQUAL(parse(&t, "x\nunit is usec\ntraced duration 10,304 usec\n"
+                              "type count min max sum avg stddev time%\n"
+                              "SIGNAL 1 10,304 10,304 10,304 10,304.0000 "
+                              "0.000 100.00\n",
+                          TFMT_KVM),
+                    SIM_OK);
+    CU_ASSERT_EQUAL(t.rows[EXIT_SIGNAL].avg, 10304);
+}
+
 static void test_error_non_numeric(void)
 {
     expect_error(HEAD "DEC 1 2 x2 2 2.0 0 2.00\n", TFMT_KVM, SIM_ERR_FORMAT,
@@ -821,6 +843,7 @@ static CU_TestInfo tests[] = {
     {"a Latin-1 title is UTF-8 in JSON", test_latin1_title_to_json},
     {"csv: quoted fields, digit groups inside", test_csv_quoted_fields},
     {"unused (null) rows in kvm and csv", test_null_rows},
+    {"a decimal comma is named", test_decimal_comma},
     {"error: non-numeric", test_error_non_numeric},
     {"error: negative", test_error_negative},
     {"error: count overflow", test_error_count_overflow},
