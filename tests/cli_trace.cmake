@@ -81,6 +81,7 @@ set_tests_properties(cli_trace_rt_same_bytes PROPERTIES
 # progress lines on a terminal for the long conversions (tests/progress_tty.sh)
 add_test(NAME cli_progress_on_tty
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/progress_tty.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)
 

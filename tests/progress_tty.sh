@@ -1,12 +1,15 @@
 #!/bin/sh
-# progress_tty.sh SIM : `sim trace dump`, `sim trace pack`, `sim import
+# progress_tty.sh SIM SRCDIR : `sim trace dump`, `sim trace pack`, `sim import
 # ftrace` and `sim sweep` draw a progress line on stderr when it is a terminal (a pty here)
 # and the run takes more than a quarter of a second; none when it is not.
+# `sim validate` names each step it runs (a 10M-exit case's calibration
+# takes minutes: without a line it looked hung).
 # SIM_PROGRESS_SECONDS=0 redraws at every update: a Release build dumps the
 # 300k records in well under a quarter second.
 set -u
 export SIM_PROGRESS_SECONDS=0
 sim=$1
+src=$2
 dir=progress_tty
 rm -rf "$dir" && mkdir "$dir" && cd "$dir" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -45,6 +48,8 @@ out=$(on_tty "$sim" sweep p.bin --param decode_insns=0:15:1 --method replay --th
 echo "$out" | grep -q "sweep: [0-9]* / 16 replays" || fail "no progress line from sweep: $out"
 echo "$out" | grep -q "0\.0 M/s" && fail "sweep's progress says 0.0 M/s: $out"
 echo "$out" | grep -q "replays (.*), [0-9.]*/s" || fail "sweep's progress has no rate: $out"
+out=$(on_tty "$sim" validate scaled --cases "$src/tests/data/cases") || fail "validate: $out"
+echo "$out" | grep -q "sim validate: scaled: sim trace synth --like \.\.\." || fail "no step line from validate: $out"
 # not a terminal: no progress line
 "$sim" trace dump p.bin -o p.txt 2>err.txt || fail "dump"
 ! grep -q "records," err.txt || fail "a progress line went to a non-terminal"

@@ -168,7 +168,17 @@ static sim_err step(vcase *c, const char *what, const char *const *argv,
 {
     char log[600];
     snprintf(log, sizeof log, "%s/steps.log", c->tmp);
+    /* on a terminal, what runs: a 10M-exit case's calibration takes
+     * minutes, without a line it looked hung (the step's own progress
+     * goes to its log) */
+    bool tty = isatty(STDERR_FILENO);
+    if (tty) {
+        fprintf(stderr, "\r\033[Ksim validate: %s: %s ...", c->name, what);
+        fflush(stderr);
+    }
     int rc = validate_run_self(log, argv);
+    if (tty)
+        fputs("\r\033[K", stderr);
     if (validate_interrupted())
         return step_failed(c, what, rc);
     if (code) {
