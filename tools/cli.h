@@ -91,6 +91,11 @@ const char *cli_accounting_name(stats_unit u);
  * truncation. 0 when fine. */
 int cli_table_accounting(const char *cmd, const table *t, const char *path,
                          bool given, stats_unit *u);
+/* One line each, after prefix, for rows that say a table is not of the
+ * kernels and guest the model follows: HALT (no 44x kernel charges it;
+ * the model prices those exits as a bare exit), HCALL and DTLBPV (its
+ * guest maps the PV magic page already). Nothing for other tables. */
+void cli_table_notes(FILE *f, const char *prefix, const table *t);
 
 /* Checks an output path before the work starts (outfile_check: a directory
  * or a missing directory is refused); 0, or the exit code after the

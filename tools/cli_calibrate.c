@@ -407,6 +407,7 @@ int cli_calibrate(int argc, char **argv)
     fprintf(rs, "# sim calibrate: trace %s, table %s\n", base_name(trace),
             base_name(hwpath));
     calib_write_mix(rs, &r);
+    cli_table_notes(rs, "# note: ", &hw);
     calib_write_report(rs, &r);
     if (r.hw_exits && r.trace_exits < r.hw_exits / 10 &&
         r.trace_exits < 1000000)

@@ -292,24 +292,7 @@ static int synth_like(const char *like, const char *mix,
                               "calibrate and whatif"
                             : "");
     }
-    /* rows that say the table is not of the kernels and guest the model
-     * follows: accepted, and said */
-    const table_row *halt = &t.rows[EXIT_HALT];
-    if (halt->present && halt->count)
-        fprintf(stderr, "synth: note: HALT: %llu exits (avg %.4g usec), a row "
-                "the 44x kernels sim440 follows never charge (2.6.29-3.10 "
-                "count a halt_wakeup only; docs/kvm440.md): the table is "
-                "another kernel's; the cycle model has no path of its own "
-                "for them and prices each as the bare exit and entry\n",
-                (unsigned long long)halt->count, halt->avg);
-    uint64_t hc = t.rows[EXIT_HCALL].present ? t.rows[EXIT_HCALL].count : 0,
-             pvm = t.rows[EXIT_DTLBPV].present ? t.rows[EXIT_DTLBPV].count : 0;
-    if (hc || pvm)
-        fprintf(stderr, "synth: note: the table has %llu HCALL and %llu "
-                "DTLBPV exits, the PV magic page's (docs/kvm440.md): its "
-                "guest uses the magic page already, and sim whatif "
-                "--transform pv assumes one that does not\n",
-                (unsigned long long)hc, (unsigned long long)pvm);
+    cli_table_notes(stderr, "synth: note: ", &t);
     return 0;
 }
 

@@ -174,6 +174,29 @@ int cli_table_accounting(const char *cmd, const table *t, const char *path,
     return 0;
 }
 
+void cli_table_notes(FILE *f, const char *prefix, const table *t)
+{
+    /* rows that say the table is not of the kernels and guest the model
+     * follows: accepted, and said */
+    const table_row *halt = &t->rows[EXIT_HALT];
+    if (halt->present && halt->count)
+        fprintf(f, "%sHALT: %llu exits (avg %.4g usec), a row the 44x "
+                "kernels sim440 follows never charge (2.6.29-3.10 count a "
+                "halt_wakeup only; docs/kvm440.md): the table is another "
+                "kernel's; the cycle model has no path of its own for them "
+                "and prices each as the bare exit and entry\n",
+                prefix, (unsigned long long)halt->count, halt->avg);
+    uint64_t hc = t->rows[EXIT_HCALL].present ? t->rows[EXIT_HCALL].count : 0,
+             pvm = t->rows[EXIT_DTLBPV].present ? t->rows[EXIT_DTLBPV].count
+                                                 : 0;
+    if (hc || pvm)
+        fprintf(f, "%sthe table has %llu HCALL and %llu DTLBPV exits, the "
+                "PV magic page's (docs/kvm440.md): its guest uses the magic "
+                "page already, and sim whatif --transform pv assumes one "
+                "that does not\n",
+                prefix, (unsigned long long)hc, (unsigned long long)pvm);
+}
+
 int cli_parse_table_fmt(const char *cmd, const char *arg, table_fmt *f)
 {
     int v = table_fmt_from_name(arg);
