@@ -208,3 +208,14 @@ add_test(NAME cli_synth_like_given_not_assumed
 sim_cli_test(synth_like_no_room 2
   "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ GB free"
   trace synth --like @table_halt.txt --exits 1000G -o room.bin)
+# an exit of the waits' row many tick periods long (the seed's EMULINST
+# max, 247,582 usec) is one the model's waits cannot make: said in a note
+sim_cli_test(synth_like_wait_longer_than_ticks 0
+  "~synth: note: the table's EMULINST max, 247582 usec, is 61.9 tick periods at 250 Hz: a wait that long is a tickless"
+  trace synth --like ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt --exits 5k -o longwait.bin)
+# ... and none where the max is within two periods (5 Hz: 200 ms periods,
+# 247.6 ms is 1.2 of them)
+add_test(NAME cli_synth_like_wait_note_within_ticks
+  COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 5k --guest-hz 5 -o longwait5.bin 2>longwait5.txt && grep -q 'idle waits' longwait5.txt && ! grep -q 'tick periods' longwait5.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

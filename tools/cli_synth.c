@@ -263,6 +263,22 @@ static int synth_like(const char *like, const char *mix,
                     rep.waits_share[r], rep.waits_bound[r], guest_hz);
         }
     }
+    /* an exit of a waits' row lasting many tick periods: the model's
+     * waits end at the next tick (docs/calibration.md, "Idle waits") */
+    for (int r = 0; r < EXIT__COUNT; r++) {
+        const table_row *tr = &t.rows[r];
+        double period = guest_hz > 0 ? 1e6 / guest_hz : 0;
+        if (!(rep.waits_share[r] > 0) || !(period > 0) ||
+            !(tr->max > 2 * period))
+            continue;
+        fprintf(stderr, "synth: note: the table's %s max, %.0f usec, is "
+                "%.1f tick periods at %g Hz: a wait that long is a tickless "
+                "guest's (NO_HZ) or a host stall; the model's waits end at "
+                "the guest's next tick, so such exits can only be its host "
+                "stalls and preemptions (docs/calibration.md, \"Idle "
+                "waits\")\n",
+                exit_name((exit_type)r), tr->max, tr->max / period, guest_hz);
+    }
     for (int i = 0; i < rep.nwordless; i++)
         fprintf(stderr, "synth: note: the profile has no instruction word "
                 "for the %s row: its exits are written without one\n",
