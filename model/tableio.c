@@ -5,6 +5,7 @@
  * is "name:line: expected <what>, found '<token>'". */
 #include <ctype.h>
 #include <errno.h>
+#include <iconv.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1795,26 +1796,27 @@ static json_t *json_row_out(jb *b, const table *t, const table_row *r,
 
 /* The title as a JSON string. A kvm table's title is its file's bytes
  * (anything printable), and JSON strings are UTF-8: a title that is not
- * (a Latin-1 mail's "R\xe9sultats") is taken as Latin-1 and converted,
- * byte for character, where jansson refused it and the writer failed with
- * "out of memory". */
+ * (a Latin-1 mail's "R\xe9sultats") is taken as Latin-1 and converted
+ * (iconv), where jansson refused it and the writer failed with "out of
+ * memory". */
 static json_t *json_title(const char *title)
 {
     json_t *j = json_string(title);
     if (j)
         return j;
+    iconv_t cd = iconv_open("UTF-8", "ISO-8859-1");
+    if (cd == (iconv_t)-1)
+        return NULL;
     char u[2 * sizeof ((table *)0)->title];
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)title;
-         *p && o + 2 < sizeof u; p++) {
-        if (*p < 0x80) {
-            u[o++] = (char)*p;
-        } else {
-            u[o++] = (char)(0xc0 | (*p >> 6));
-            u[o++] = (char)(0x80 | (*p & 0x3f));
-        }
-    }
-    u[o] = '\0';
+    char *in = (char *)title, *out = u;
+    size_t nin = strlen(title), nout = sizeof u - 1;
+    /* every Latin-1 byte has a character: only a full u stops it, and
+     * twice the title's size holds any title */
+    size_t rc = iconv(cd, &in, &nin, &out, &nout);
+    iconv_close(cd);
+    if (rc == (size_t)-1)
+        return NULL;
+    *out = '\0';
     return json_string(u);
 }
 
