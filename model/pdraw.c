@@ -1,6 +1,7 @@
 /* Draws of a calibrated parameter point: see pdraw.h. */
 #include "pdraw.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,26 @@ static sim_err factorise(pdraw *d, gsl_matrix *cov)
     gsl_matrix_free(v);
     gsl_matrix_free(a);
     return SIM_OK;
+}
+
+/* The covariance's eigen-decomposition into d->evec, d->eval (GSL,
+ * sorted by ascending eigenvalue so the order does not depend on the
+ * solver's) */
+static void eigen(pdraw *d, const gsl_matrix *cov)
+{
+    size_t n = (size_t)d->n;
+    gsl_matrix *a = gsl_matrix_alloc(n, n);
+    gsl_vector *ev = gsl_vector_alloc(n);
+    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
+    d->evec = gsl_matrix_alloc(n, n);
+    gsl_matrix_memcpy(a, cov);
+    gsl_eigen_symmv(a, ev, d->evec, w);
+    gsl_eigen_symmv_sort(ev, d->evec, GSL_EIGEN_SORT_VAL_ASC);
+    for (size_t j = 0; j < n; j++)
+        d->eval[j] = gsl_vector_get(ev, j);
+    gsl_eigen_symmv_free(w);
+    gsl_vector_free(ev);
+    gsl_matrix_free(a);
 }
 
 sim_err pdraw_load(pdraw *d, const char *path)
@@ -140,6 +161,8 @@ sim_err pdraw_load(pdraw *d, const char *path)
     fclose(f);
     if (e == SIM_OK)
         e = factorise(d, cov);
+    if (e == SIM_OK)
+        eigen(d, cov);
     gsl_matrix_free(cov);
     if (e != SIM_OK)
         pdraw_free(d);
@@ -180,13 +203,13 @@ void pdraw_sample_at(const pdraw *d, gsl_rng *r, const params *at,
         gsl_blas_dgemv(CblasNoTrans, 1.0, d->factor, z, 0.0, dx);
         for (size_t i = 0; i < n; i++) {
             param_id id = d->id[i];
-            double v = at->v[id] + gsl_vector_get(dx, i);
+            double v = at->v[id] + d->shift[i] + gsl_vector_get(dx, i);
             pt->outside += v < param_min(id) || v > param_max(id);
         }
     } while (pt->outside && pt->tries < PDRAW_TRIES);
     for (size_t i = 0; i < n; i++) {
         param_id id = d->id[i];
-        double v = at->v[id] + gsl_vector_get(dx, i);
+        double v = at->v[id] + d->shift[i] + gsl_vector_get(dx, i);
         /* (after PDRAW_TRIES in vain: clamped, and outside says so) */
         v = fmin(param_max(id), fmax(param_min(id), v));
         if (param_kind(id) == PK_INT)
@@ -202,7 +225,145 @@ void pdraw_free(pdraw *d)
 {
     if (d->factor)
         gsl_matrix_free(d->factor);
-    d->factor = NULL;
+    if (d->evec)
+        gsl_matrix_free(d->evec);
+    d->factor = d->evec = NULL;
+}
+
+/* at + t sigma_j v_j into p (whole numbers rounded, as a draw's);
+ * false when a value leaves its declared range */
+static bool along(const pdraw *d, const params *at, int j, double t,
+                  params *p)
+{
+    *p = *at;
+    double sj = sqrt(d->eval[j]);
+    bool in = true;
+    for (int i = 0; i < d->n; i++) {
+        param_id id = d->id[i];
+        double v = at->v[id] + t * sj * gsl_matrix_get(d->evec, (size_t)i,
+                                                        (size_t)j);
+        in = in && v >= param_min(id) && v <= param_max(id);
+        if (param_kind(id) == PK_INT)
+            v = round(v);
+        p->v[id] = v;
+        p->origin[id] = PO_SET;
+    }
+    return in;
+}
+
+/* the two fitted values direction j moves most, in their own 1-sigmas */
+static void leads(const pdraw *d, int j, int *lead)
+{
+    double top[2] = {-1, -1};
+    lead[0] = lead[1] = -1;
+    for (int i = 0; i < d->n; i++) {
+        double m = fabs(gsl_matrix_get(d->evec, (size_t)i, (size_t)j)) /
+                   d->sigma[i];
+        if (m > top[0]) {
+            top[1] = top[0];
+            lead[1] = lead[0];
+            top[0] = m;
+            lead[0] = (int)d->id[i];
+        } else if (m > top[1]) {
+            top[1] = m;
+            lead[1] = (int)d->id[i];
+        }
+    }
+}
+
+sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
+                        void *ctx, unsigned K, const double *seed,
+                        const double *cost_pt, pdraw_curv *cv)
+{
+    memset(cv, 0, sizeof *cv);
+    cv->n = d->n;
+    if (!isfinite(d->resvar))
+        return sim_fail(SIM_ERR_FORMAT, "parameter draws: the curvature "
+                                        "proposal needs the fit's residual "
+                                        "variance ('; resvar')");
+    if (K == 1 || K > PDRAW_SEEDS_MAX)
+        return sim_fail(SIM_ERR_RANGE, "parameter draws: curvature at %u "
+                                       "seeds, expected 0 or 2..%d", K,
+                        PDRAW_SEEDS_MAX);
+    unsigned nk = K ? K : 1;
+    double tq = nk > 1 ? gsl_cdf_tdist_Pinv(0.975, nk - 1) : 0;
+    static params p;
+    double c[PDRAW_SEEDS_MAX], a[PDRAW_SEEDS_MAX];
+    for (int j = 0; j < d->n; j++) {
+        pdraw_dir *dir = &cv->dir[j];
+        dir->sigma = sqrt(fmax(d->eval[j], 0));
+        dir->used = dir->scale = 1;
+        leads(d, j, dir->lead);
+        if (!(d->eval[j] > 0))
+            continue;
+        double h = 1;
+        int k = 0;
+        for (; k <= PDRAW_CURV_HALVINGS; k++, h /= 2)
+            if (along(d, at, j, h, &p) && along(d, at, j, -h, &p))
+                break;
+        if (k > PDRAW_CURV_HALVINGS)
+            continue;
+        dir->step = h;
+        for (unsigned s = 0; s < nk; s++) {
+            double x[2];
+            for (int side = 0; side < 2; side++) {
+                along(d, at, j, side ? -h : h, &p);
+                if (K)
+                    p.v[PARAM_seed] = seed[s];
+                double cost;
+                sim_err e = f(ctx, &p, &cost);
+                if (e != SIM_OK)
+                    return e;
+                cv->evals++;
+                x[side] = 2 * (cost - cost_pt[s]) / d->resvar;
+            }
+            dir->xp += x[0] / nk;
+            dir->xm += x[1] / nk;
+            c[s] = (x[0] + x[1]) / (2 * h * h);
+            a[s] = (x[0] - x[1]) / (2 * h);
+        }
+        dir->curv = gsl_stats_mean(c, 1, nk);
+        dir->slope = gsl_stats_mean(a, 1, nk);
+        if (nk > 1) {
+            dir->curv_se = gsl_stats_sd_m(c, 1, nk, dir->curv) / sqrt(nk);
+            dir->slope_se = gsl_stats_sd_m(a, 1, nk, dir->slope) / sqrt(nk);
+        }
+        /* narrowed only as far as the measurement supports (one-sided
+         * 97.5% bound, Student's t over the K seeds), never widened past
+         * the linearisation */
+        double lo = dir->curv - tq * dir->curv_se;
+        if (lo > 1 + 1e-9) {
+            dir->used = lo;
+            dir->scale = 1 / sqrt(lo);
+            cv->narrowed++;
+            /* the measured parabola's minimum, where the slope is beyond
+             * its noise, within the step measured */
+            if (fabs(dir->slope) > tq * dir->slope_se) {
+                double t = -dir->slope / (2 * dir->curv);
+                dir->shift = fmax(-h, fmin(h, t));
+                cv->shifted++;
+            }
+        }
+    }
+    return SIM_OK;
+}
+
+void pdraw_narrow(pdraw *d, const pdraw_curv *cv)
+{
+    size_t n = (size_t)d->n;
+    assert(cv->n == d->n);
+    for (size_t i = 0; i < n; i++) {
+        d->shift[i] = 0;
+        for (size_t j = 0; j < n; j++) {
+            const pdraw_dir *dir = &cv->dir[j];
+            double v = gsl_matrix_get(d->evec, i, j);
+            gsl_matrix_set(d->factor, i, j, v * dir->sigma * dir->scale);
+            d->shift[i] += v * dir->sigma * dir->shift;
+        }
+    }
+    for (size_t j = 0; j < n; j++)
+        d->live[j] = cv->dir[j].sigma > 0;
+    d->narrowed = true;
 }
 
 double pdraw_outside_share(const pdraw *d, int i, const params *at)

@@ -6,7 +6,9 @@
  * each parameter's declared range (drawn again when it leaves one) and
  * whole-number parameters rounded. It is the linearised uncertainty of
  * the fit: it says how far the table leaves the parameters free, not
- * whether the model is right. */
+ * whether the model is right. pdraw_narrow replaces that Gaussian by one
+ * narrowed along the covariance's eigen-directions where the objective
+ * is measured to curve more sharply (the curvature proposal, below). */
 #ifndef SIM_PDRAW_H
 #define SIM_PDRAW_H
 
@@ -33,12 +35,21 @@ typedef struct pdraw {
                                    variance, the scale of its likelihood;
                                    NAN in a file without it (a sim
                                    calibrate before it was written) */
+    /* the covariance's eigen-decomposition C = V diag(eval) V' (GSL
+     * gsl_eigen_symmv, ascending eigenvalues), the directions the
+     * curvature proposal measures along */
+    gsl_matrix *evec;           /* V, column j the direction j */
+    double eval[PARAM__COUNT];
+    /* the proposal's centre minus the point (0 but after pdraw_narrow) */
+    double shift[PARAM__COUNT];
+    bool narrowed;              /* factor and shift are pdraw_narrow's */
 } pdraw;
 
 /* Where a draw fell, for its importance weight. */
 typedef struct pdraw_point {
-    double m2;   /* z'z: its squared Mahalanobis distance from the point
-                    in the proposal's covariance (over the covariance's
+    double m2;   /* z'z: its squared Mahalanobis distance from the
+                    proposal's centre (the point, or the curvature
+                    proposal's) in the proposal's covariance (over its
                     support), before rounding */
     int outside; /* values outside their parameter's declared range (then
                     clamped): only after PDRAW_TRIES deviations in vain */
@@ -109,7 +120,9 @@ void pdraw_wspread(const double *w, const double *x, unsigned n, double *o);
  * divided by K (the variance of a mean of K): tau^2. The departure of a
  * draw from the linear model, y = x - m2 (0 for a linear model without
  * noise), is taken as eta + noise, eta ~ N(mu, V) across the draws, the
- * noise N(0, tau^2). The posterior mean of the importance weight
+ * noise N(0, tau^2) (with the curvature proposal m2 is its own
+ * distance: y is the departure from the proposal's quadratic). The
+ * posterior mean of the importance weight
  * exp(-eta / 2) is then exp(-B y / 2) up to a constant all draws share,
  * B = V / (V + tau^2), estimated by James and Stein's factor (positive
  * part) 1 - (n - 3) tau^2 / sum (y - mean y)^2 over the n draws inside the
@@ -149,6 +162,61 @@ void pdraw_weigh(unsigned n, unsigned K, const double *cost,
                  double resvar, int k, double *x, double *w, bool *within,
                  pdraw_weighing *o);
 
+/* The curvature proposal (docs/calibration.md, "Drawing along the
+ * measured curvature"). Along each eigen-direction j of the covariance
+ * (sigma_j = sqrt(eval[j])), the objective is evaluated at the point
+ * +- h sigma_j v_j at the same seeds as the point (common random
+ * numbers), h = 1 halved until both ends are inside the declared ranges
+ * (at most PDRAW_CURV_HALVINGS times, else the direction is left
+ * unmeasured). Per seed the excesses d+-, 2 (S(+-) - S_point) / s^2 give
+ * the curvature c = (d+ + d-) / (2 h^2) (1 for the linearised objective)
+ * and the slope a = (d+ - d-) / (2 h) (0 at the objective's minimum);
+ * their means over the seeds and standard errors (sd / sqrt K). The
+ * rule: the proposal's sd along j is sigma_j / sqrt(c'), c' = c - t se
+ * where that is above 1, else 1, t Student's 97.5% quantile with K - 1
+ * degrees of freedom (3.18 at K = 4; 0 with one seed): narrowed only as
+ * far as the measurement supports, never widened past the
+ * linearisation; where narrowed and |a| > t se(a), the centre moves to
+ * the measured parabola's minimum -a / (2 c) sigma_j, held within the
+ * measured step. */
+#define PDRAW_CURV_HALVINGS 10
+typedef struct pdraw_dir {
+    double sigma;       /* sqrt(eval): the linearised sd along it */
+    double step;        /* h, in sigma (0: not measured - an eigenvalue
+                           <= 0, or the ends still outside a range) */
+    double xp, xm;      /* the excess at +h, -h (mean over the seeds) */
+    double curv, curv_se;   /* c and its standard error */
+    double slope, slope_se; /* a and its standard error */
+    double used;        /* c' */
+    double scale;       /* 1 / sqrt(c'): the proposal's sd / sigma */
+    double shift;       /* the proposal's centre, in sigma */
+    int lead[2];        /* the two fitted values it moves most, in their
+                           own 1-sigmas (param_id; -1 none) */
+} pdraw_dir;
+typedef struct pdraw_curv {
+    int n;              /* directions (d->n) */
+    pdraw_dir dir[PARAM__COUNT];
+    unsigned evals;     /* objective evaluations it took */
+    unsigned narrowed, shifted;
+} pdraw_curv;
+/* The objective at p (p's seed included): for sim validate the
+ * calibration table's (calib_objective_at), never a measured one. */
+typedef sim_err (*pdraw_cost_fn)(void *ctx, const params *p, double *cost);
+/* Measures cv along d's directions around at: with K >= 2 seeds at
+ * seed[0..K-1], the point's objective there cost_pt[0..K-1]; with K = 0
+ * at at's own seed, cost_pt[0] the point's there (no standard errors).
+ * Needs d->resvar. */
+SIM_MUST_CHECK sim_err pdraw_curvature(const pdraw *d, const params *at,
+                                       pdraw_cost_fn f, void *ctx,
+                                       unsigned K, const double *seed,
+                                       const double *cost_pt,
+                                       pdraw_curv *cv);
+/* Makes d's proposal cv's: factor V diag(sigma_j scale_j), shift V
+ * diag(sigma_j) shift_j; pdraw_sample_at then draws the point + shift +
+ * factor z and its m2 = z'z is the distance in THAT Gaussian, so the
+ * importance weights use the proposal's own density. */
+void pdraw_narrow(pdraw *d, const pdraw_curv *cv);
+
 /* The spread of a what-if's predicted table over n draws of its
  * parameters: per row (EMUL_* folded into EMULINST when fold) and for the
  * traced duration, the draws' mean, sd (n - 1), min and max of the sum
@@ -163,8 +231,16 @@ typedef struct pdraw_view {
     double sum[EXIT__COUNT][2], count[EXIT__COUNT][2];
 } pdraw_view;
 
+typedef enum pdraw_proposal {
+    PDRAW_LINEAR,    /* the linearised covariance as written */
+    PDRAW_CURVATURE, /* narrowed by the measured curvature (above) */
+} pdraw_proposal;
+
 typedef struct pdraw_band {
     unsigned n;
+    pdraw_proposal proposal;   /* the one drawn from (PDRAW_LINEAR when
+                                  curvature was asked without a resvar) */
+    pdraw_curv curv;           /* PDRAW_CURVATURE: what was measured */
     double total[4];                 /* mean, sd, min, max */
     double sum[EXIT__COUNT][4];
     double count[EXIT__COUNT][4];
@@ -224,10 +300,12 @@ typedef struct pdraw_band {
  * objective of the CALIBRATION table, never the measured one), each draw
  * and the point are re-checked against it at the model's seeds (0 or
  * 2..PDRAW_SEEDS_MAX of them, above): weights, ESS and the weighted
- * spreads as above. */
+ * spreads as above. With prop PDRAW_CURVATURE (and obj, and d's resvar)
+ * the curvature is measured at those seeds first and d narrowed by it
+ * (pdraw_narrow: d is changed). */
 SIM_MUST_CHECK sim_err pdraw_band_run(const char *trace, const char *spec,
                                       const params *at, const whatif_opts *wo,
-                                      const pdraw *d,
+                                      pdraw *d, pdraw_proposal prop,
                                       calib_objective *obj, unsigned seeds,
                                       unsigned n,
                                       unsigned long seed, bool fold,

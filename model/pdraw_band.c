@@ -31,8 +31,14 @@ static void view(const double *w, unsigned n, const double *tot,
     }
 }
 
+/* the calibration table's objective for pdraw_curvature */
+static sim_err objective(void *ctx, const params *p, double *cost)
+{
+    return calib_objective_at(ctx, p, cost);
+}
+
 sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
-                       const whatif_opts *wo, const pdraw *d,
+                       const whatif_opts *wo, pdraw *d, pdraw_proposal prop,
                        calib_objective *obj, unsigned seeds, unsigned n,
                        unsigned long seed, bool fold,
                        void (*progress)(void *, unsigned, unsigned),
@@ -91,6 +97,19 @@ sim_err pdraw_band_run(const char *trace, const char *spec, const params *at,
     }
     if (seeds)
         b->cost_fit = gsl_stats_mean(b->cost_pt, 1, seeds);
+    /* the curvature proposal: measured along the covariance's
+     * eigen-directions at the re-check's seeds (the point's own alone
+     * with seeds 0), against the same calibration objective; without a
+     * re-check or a resvar there is nothing to measure it with */
+    b->proposal = PDRAW_LINEAR;
+    if (e == SIM_OK && prop == PDRAW_CURVATURE && b->weighted) {
+        e = pdraw_curvature(d, at, objective, obj, seeds, b->seed,
+                            seeds ? b->cost_pt : &b->cost_own, &b->curv);
+        if (e == SIM_OK) {
+            pdraw_narrow(d, &b->curv);
+            b->proposal = PDRAW_CURVATURE;
+        }
+    }
     for (unsigned k = 0; k < n && e == SIM_OK; k++) {
         if (progress)
             progress(ctx, k + 1, n);

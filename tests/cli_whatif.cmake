@@ -343,7 +343,7 @@ sim_cli_test(whatif_guest_line_accounting_31 0
 # the calibrated point; the spread of the total and of each major row's
 # sum, and the errors in those units
 sim_cli_test(validate_param_draws 0
-  "~parameter draws: 6 of the calibrated point \\(its 1-sigmas and correlations\\): total sd [0-9.]+% \\(draws -[0-9.]+% \\.\\. \\+[0-9.]+% of their mean. the untransformed model.s total at the same draws: sd [0-9.]+%\\). the total's error is [-+][0-9.]+ sd. sum sd \\(err in sd\\) of the rows >= the threshold: EMULINST [0-9.]+% \\([-+][0-9.]+\\)"
+  "~parameter draws: 6 of the calibrated point \\(its covariance narrowed by the measured curvature\\): total sd [0-9.]+% \\(draws -[0-9.]+% \\.\\. \\+[0-9.]+% of their mean. the untransformed model.s total at the same draws: sd [0-9.]+%\\). the total's error is [-+][0-9.]+ sd. sum sd \\(err in sd\\) of the rows >= the threshold: EMULINST [0-9.]+% \\([-+][0-9.]+\\)"
   validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # ... each draw re-checked against the calibration table (its objective,
 # the fit's residual variance): importance weights, their ESS, the
@@ -367,6 +367,14 @@ sim_cli_test(validate_param_draws_seed0 0
 sim_cli_test(validate_param_draws_seed0_noise 0
   "~the model's own noise on that re-check: the point itself at 8 other seeds of the model has excess [-0-9.]+ \\.\\. [-0-9.]+, median [-0-9.]+, sd [0-9.]+. noise of that sd alone leaves an ESS of about [0-9.e+-]+ of 6: the weights and the quantile read the model's noise"
   validate pdraws_seed0 --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# ... drawn along the measured curvature (param_draws.proposal, default
+# curvature): the covariance's eigen-directions, how many were measured,
+# narrowed and moved, the objective replays it took (docs/calibration.md,
+# "Drawing along the measured curvature")
+sim_cli_test(validate_param_draws_proposal 0
+  "~parameter draws' proposal: the covariance's [0-9]+ eigen-directions \\([0-9]+ measured. docs/calibration.md, .Drawing along the measured curvature.. [0-9]+ replays of the calibration objective\\), [0-9]+ narrowed to 1/sqrt\\(c'\\) of their sd, the centre moved along [0-9]+"
+  validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+validate_refuses(pdraws_badprop "10: param_draws.proposal = wide: expected linear .the fit's linearised covariance. or curvature")
 validate_refuses(pdraws_seeds1 "10: param_draws.seeds = 1: expected 0 .the fit's own seed alone. or a whole number of the model's seeds in 2..32")
 # the weighted spread (here at the fit's own seed, where the weights of
 # this rough fit do not rest on one draw)

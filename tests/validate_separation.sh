@@ -6,7 +6,10 @@
 # are re-checked against the calibration table (docs/calibration.md,
 # "Weighing the draws") at several seeds of the model: their objectives at
 # every seed, the noise estimated from them and the weights must not move
-# either (they would, were the measured table the one re-checked against).
+# either (they would, were the measured table the one re-checked against),
+# nor the curvature measured along the covariance's eigen-directions that
+# the draws' proposal is narrowed by (param_draws.proposal, default
+# curvature: the same calibration objective).
 # usage: validate_separation.sh SIM SRCDIR
 set -eu
 sim=$1 src=$2
@@ -38,7 +41,7 @@ c = json.load(open(sys.argv[1]))["cases"][0]
 print(json.dumps(c.get("param_draws"), indent=1, sort_keys=True))' \
     "$d/$v.json" > "$d/$v.draws"
 done
-for k in objective_at_point objective_per_seed objective_at_point_per_seed tau shrink weight; do
+for k in objective_at_point objective_per_seed objective_at_point_per_seed tau shrink weight curvature shift_sigma objective_evaluations; do
   grep -q "\"$k\":" "$d/real.draws" ||
     { echo "no re-checked parameter draws in the case (no $k)"; exit 1; }
 done

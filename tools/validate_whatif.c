@@ -41,7 +41,7 @@ const char *const validate_whatif_keys[] = {
     "budget.total",    "budget.threshold", "budget.rows",    "budget.counts",
     "budget.count",    "requires",        "accounting",      "mix",
     "baseline.table.record", "baseline.table.form", "record.params",
-    "param_draws",     "param_draws.seeds",
+    "param_draws",     "param_draws.seeds", "param_draws.proposal",
     NULL,
 };
 
@@ -968,7 +968,7 @@ static void range_notes(vcase *c, json_t *notes, const pdraw *d,
 {
     char buf[760];
     int n = snprintf(buf, sizeof buf, "parameter draws against the "
-                     "declared ranges: the Gaussian's mass inside them "
+                     "declared ranges: the proposal's mass inside them "
                      "%.3g (%lu deviations for %u draws; those leaving a "
                      "range are drawn again)", (double)b->n /
                      (double)b->tries, b->tries, b->n);
@@ -1072,6 +1072,89 @@ static void seeds_notes(vcase *c, json_t *notes, json_t *jc,
     note(c, notes, "%s", buf);
 }
 
+/* The proposal the draws came from (JSON param_draws.proposal) and, for
+ * the curvature one, what was measured along each eigen-direction: a note
+ * with the narrowed directions, sharpest first. */
+static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
+                           const pdraw_band *b)
+{
+    const pdraw_curv *cv = &b->curv;
+    json_t *jp = json_object();
+    json_object_set_new(jp, "kind", json_string(b->proposal == PDRAW_CURVATURE
+                                                    ? "curvature"
+                                                    : "linear"));
+    json_object_set_new(jb, "proposal", jp);
+    if (b->proposal != PDRAW_CURVATURE)
+        return;
+    json_t *jd = json_array();
+    int order[PARAM__COUNT], nn = 0, meas = 0;
+    double klo = INFINITY, khi = -INFINITY;
+    for (int j = 0; j < cv->n; j++) {
+        const pdraw_dir *r = &cv->dir[j];
+        json_t *o = json_object(), *jl = json_array();
+        for (int k = 0; k < 2; k++)
+            if (r->lead[k] >= 0)
+                json_array_append_new(jl, json_string(param_name(
+                                              (param_id)r->lead[k])));
+        json_object_set_new(o, "leads", jl);
+        json_object_set_new(o, "step_sigma", json_real(r->step));
+        json_object_set_new(o, "excess_plus", json_real(r->xp));
+        json_object_set_new(o, "excess_minus", json_real(r->xm));
+        json_object_set_new(o, "curvature", json_real(r->curv));
+        json_object_set_new(o, "curvature_se", json_real(r->curv_se));
+        json_object_set_new(o, "slope", json_real(r->slope));
+        json_object_set_new(o, "slope_se", json_real(r->slope_se));
+        json_object_set_new(o, "curvature_used", json_real(r->used));
+        json_object_set_new(o, "scale", json_real(r->scale));
+        json_object_set_new(o, "shift_sigma", json_real(r->shift));
+        json_array_append_new(jd, o);
+        if (!(r->step > 0))
+            continue;
+        meas++;
+        if (r->used > 1) {
+            int k = nn++;
+            while (k > 0 && cv->dir[order[k - 1]].used < r->used) {
+                order[k] = order[k - 1];
+                k--;
+            }
+            order[k] = j;
+        } else {
+            klo = fmin(klo, r->curv);
+            khi = fmax(khi, r->curv);
+        }
+    }
+    json_object_set_new(jp, "directions", jd);
+    json_object_set_new(jp, "objective_evaluations", json_integer(cv->evals));
+    json_object_set_new(jp, "narrowed", json_integer(cv->narrowed));
+    json_object_set_new(jp, "shifted", json_integer(cv->shifted));
+    char buf[760];
+    int n = snprintf(buf, sizeof buf, "parameter draws' proposal: the "
+                     "covariance's %d eigen-directions (%d measured; "
+                     "docs/calibration.md, \"Drawing along the measured "
+                     "curvature\"; %u replays of the calibration objective), "
+                     "%u narrowed to 1/sqrt(c') of their sd, the centre "
+                     "moved along %u", cv->n, meas, cv->evals, cv->narrowed,
+                     cv->shifted);
+    const char *sep = ": ";
+    for (int k = 0; k < nn && n >= 0 && (size_t)n < sizeof buf - 80; k++) {
+        const pdraw_dir *r = &cv->dir[order[k]];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s%s%s c %.3g "
+                      "(x%.2g%s", sep, param_name((param_id)r->lead[0]),
+                      r->lead[1] >= 0 ? "/" : "",
+                      r->lead[1] >= 0 ? param_name((param_id)r->lead[1]) : "",
+                      r->curv, r->scale, r->shift != 0 ? ", moved" : "");
+        if (r->shift != 0)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %+.2g sd",
+                          r->shift);
+        n += snprintf(buf + n, sizeof buf - (size_t)n, ")");
+        sep = ", ";
+    }
+    if (isfinite(klo) && n >= 0 && (size_t)n < sizeof buf)
+        snprintf(buf + n, sizeof buf - (size_t)n, "; the other %d kept at "
+                 "the linearised sd (c %.2g .. %.2g)", meas - nn, klo, khi);
+    note(c, notes, "%s", buf);
+}
+
 /* param_draws: the spread of the prediction over draws of the calibrated
  * point, relative to the draws' mean (so it applies to a pooled or scaled
  * prediction alike), against the comparison's error: the total's and
@@ -1089,11 +1172,15 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
     const char *what = cmp->handled ? "handled time" : "total";
     double rel = tot[1] / tot[0];
     int n = snprintf(buf, sizeof buf, "parameter draws: %u of the calibrated "
-                     "point (its 1-sigmas and correlations): %s sd "
+                     "point (%s): %s sd "
                      "%.2f%% (draws %+.2f%% .. %+.2f%% of their mean; the "
                      "untransformed model's %s at the same draws: sd "
-                     "%.2f%%); the %s's error is %+.1f sd", b->n, what,
-                     100 * rel, 100 * (tot[2] / tot[0] - 1),
+                     "%.2f%%); the %s's error is %+.1f sd", b->n,
+                     b->proposal == PDRAW_CURVATURE
+                         ? "its covariance narrowed by the measured "
+                           "curvature"
+                         : "its 1-sigmas and correlations",
+                     what, 100 * rel, 100 * (tot[2] / tot[0] - 1),
                      100 * (tot[3] / tot[0] - 1), what,
                      100 * base[1] / base[0], what,
                      rel > 0 ? cmp->err_total / rel : INFINITY);
@@ -1108,6 +1195,7 @@ static void band_notes(vcase *c, json_t *notes, json_t *json,
     json_object_set_new(jb, "rows", jr);
     json_object_set_new(json, "param_draws", jb);
     note(c, notes, "%s", buf);
+    proposal_notes(c, notes, jb, b);
     if (!b->rechecked)
         return;
 
@@ -1303,6 +1391,19 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                           "expected 0 (the fit's own seed alone) or a whole "
                           "number of the model's seeds in 2..%d",
                           nrseeds, PDRAW_SEEDS_MAX);
+    /* param_draws.proposal = linear | curvature: the Gaussian as the fit
+     * linearised it, or narrowed along its eigen-directions by the
+     * objective's measured curvature (docs/calibration.md, "Drawing along
+     * the measured curvature") */
+    pdraw_proposal prop = PDRAW_CURVATURE;
+    const char *pk = vcase_get(c, "param_draws.proposal");
+    if (pk && !strcmp(pk, "linear"))
+        prop = PDRAW_LINEAR;
+    else if (pk && strcmp(pk, "curvature") != 0)
+        return vcase_fail(c, "param_draws.proposal", "param_draws.proposal "
+                          "= %s: expected linear (the fit's linearised "
+                          "covariance) or curvature (narrowed by the "
+                          "measured curvature)", pk);
     if (ndraws > 0 && !vcase_get(c, "calibrate.table"))
         return vcase_fail(c, "param_draws", "param_draws needs "
                                             "calibrate.table: the draws are "
@@ -1599,7 +1700,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
                                          sizeof cal_name)) != SIM_OK) {
                     e = vcase_fail(c, "param_draws", "%s", sim_errmsg());
                 } else {
-                    e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd, obj,
+                    e = pdraw_band_run(trace, spec_buf, &prm, &wo, &pd,
+                                       prop, obj,
                                        (unsigned)nrseeds, (unsigned)ndraws,
                                        seed, fold != 0,
                                        NULL, NULL, &band);
