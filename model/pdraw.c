@@ -296,18 +296,28 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
         leads(d, j, dir->lead);
         if (!(d->eval[j] > 0))
             continue;
-        double h = 1;
-        int k = 0;
-        for (; k <= PDRAW_CURV_HALVINGS; k++, h /= 2)
-            if (along(d, at, j, h, &p) && along(d, at, j, -h, &p))
-                break;
-        if (k > PDRAW_CURV_HALVINGS)
+        /* each side as far as its range allows, up to one sigma: a point
+         * near one end of a range is still measured a full sigma the
+         * other way (a small step leaves a small excess, read through
+         * the model's noise) */
+        double hs[2];
+        int k[2];
+        for (int side = 0; side < 2; side++) {
+            hs[side] = 1;
+            for (k[side] = 0; k[side] <= PDRAW_CURV_HALVINGS;
+                 k[side]++, hs[side] /= 2)
+                if (along(d, at, j, side ? -hs[side] : hs[side], &p))
+                    break;
+        }
+        if (k[0] > PDRAW_CURV_HALVINGS || k[1] > PDRAW_CURV_HALVINGS)
             continue;
-        dir->step = h;
+        double hp = hs[0], hm = hs[1], den = hp * hm * (hp + hm);
+        dir->step = hp;
+        dir->step_minus = hm;
         for (unsigned s = 0; s < nk; s++) {
             double x[2];
             for (int side = 0; side < 2; side++) {
-                along(d, at, j, side ? -h : h, &p);
+                along(d, at, j, side ? -hm : hp, &p);
                 if (K)
                     p.v[PARAM_seed] = seed[s];
                 double cost;
@@ -319,8 +329,11 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
             }
             dir->xp += x[0] / nk;
             dir->xm += x[1] / nk;
-            c[s] = (x[0] + x[1]) / (2 * h * h);
-            a[s] = (x[0] - x[1]) / (2 * h);
+            /* the parabola a t + c t^2 through (0, 0), (hp, x+), (-hm,
+             * x-): with hp = hm = h, c = (x+ + x-) / (2 h^2), a = (x+ -
+             * x-) / (2 h) */
+            c[s] = (x[0] * hm + x[1] * hp) / den;
+            a[s] = (x[0] * hm * hm - x[1] * hp * hp) / den;
         }
         dir->curv = gsl_stats_mean(c, 1, nk);
         dir->slope = gsl_stats_mean(a, 1, nk);
@@ -340,7 +353,7 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
              * its noise, within the step measured */
             if (fabs(dir->slope) > tq * dir->slope_se) {
                 double t = -dir->slope / (2 * dir->curv);
-                dir->shift = fmax(-h, fmin(h, t));
+                dir->shift = fmax(-hm, fmin(hp, t));
                 cv->shifted++;
             }
         }

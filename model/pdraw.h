@@ -165,26 +165,28 @@ void pdraw_weigh(unsigned n, unsigned K, const double *cost,
 /* The curvature proposal (docs/calibration.md, "Drawing along the
  * measured curvature"). Along each eigen-direction j of the covariance
  * (sigma_j = sqrt(eval[j])), the objective is evaluated at the point
- * +- h sigma_j v_j at the same seeds as the point (common random
- * numbers), h = 1 halved until both ends are inside the declared ranges
- * (at most PDRAW_CURV_HALVINGS times, else the direction is left
- * unmeasured). Per seed the excesses d+-, 2 (S(+-) - S_point) / s^2 give
- * the curvature c = (d+ + d-) / (2 h^2) (1 for the linearised objective)
- * and the slope a = (d+ - d-) / (2 h) (0 at the objective's minimum);
- * their means over the seeds and standard errors (sd / sqrt K). The
+ * + h+ sigma_j v_j and - h- sigma_j v_j at the same seeds as the point
+ * (common random numbers), each h = 1 halved until its end is inside
+ * the declared ranges (at most PDRAW_CURV_HALVINGS times, else the
+ * direction is left unmeasured). Per seed the excesses d+-, 2 (S(+-) -
+ * S_point) / s^2, give the parabola a t + c t^2 through them: the
+ * curvature c (1 for the linearised objective; (d+ + d-) / (2 h^2) when
+ * h+ = h- = h) and the slope a (0 at the objective's minimum); their
+ * means over the seeds and standard errors (sd / sqrt K). The
  * rule: the proposal's sd along j is sigma_j / sqrt(c'), c' = c - t se
  * where that is above 1, else 1, t Student's 97.5% quantile with K - 1
  * degrees of freedom (3.18 at K = 4; 0 with one seed): narrowed only as
  * far as the measurement supports, never widened past the
  * linearisation; where narrowed and |a| > t se(a), the centre moves to
  * the measured parabola's minimum -a / (2 c) sigma_j, held within the
- * measured step. */
+ * steps measured. */
 #define PDRAW_CURV_HALVINGS 10
 typedef struct pdraw_dir {
     double sigma;       /* sqrt(eval): the linearised sd along it */
-    double step;        /* h, in sigma (0: not measured - an eigenvalue
-                           <= 0, or the ends still outside a range) */
-    double xp, xm;      /* the excess at +h, -h (mean over the seeds) */
+    double step;        /* h+, in sigma (0: not measured - an eigenvalue
+                           <= 0, or an end still outside a range) */
+    double step_minus;  /* h-, in sigma */
+    double xp, xm;      /* the excess at +h+, -h- (mean over the seeds) */
     double curv, curv_se;   /* c and its standard error */
     double slope, slope_se; /* a and its standard error */
     double used;        /* c' */

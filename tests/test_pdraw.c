@@ -512,6 +512,7 @@ static void test_curvature_recovers_the_scale(void)
     CU_ASSERT_EQUAL(cv.evals, 2 * 2 * QK); /* +-h at each seed */
     const pdraw_dir *s = &cv.dir[SHARP], *f = &cv.dir[0];
     CU_ASSERT_EQUAL(s->step, 1);
+    CU_ASSERT_EQUAL(s->step_minus, 1);
     CU_ASSERT(fabs(s->curv / 100 - 1) < 0.1);
     CU_ASSERT(fabs(s->scale * 10 - 1) < 0.1);
     CU_ASSERT(s->curv_se > 0 && s->curv_se < 1);
@@ -533,25 +534,34 @@ static void test_curvature_recovers_the_scale(void)
         CU_ASSERT(fabs(d.shift[i] - want) < 0.02 * q.sig[SHARP] *
                                                  fabs(q.v[i][SHARP]) + 1e-12);
     }
-    /* a point 0.6 sigma above cpi's lower end (0.3): measured at half a
-     * sigma (the axes: no correlation), both ends inside */
+    /* a point 0.6 sigma above cpi's lower end (0.3): measured half a
+     * sigma down, a whole one up (the axes: no correlation) */
     gsl_rng_free(r);
     pdraw_free(&d);
     gsl_rng_free(q.r);
     r = load(quad_ini(0.36, 0), &d, &at, 1);
     quad_init(&q, 0.36, 0.1, 5, 0);
     q.c[0] = 100;
+    q.mu[0] = 0.2;
+    q.c[1] = 50;
+    q.noise = 0.3;
     quad_point(&q, &at, cpt);
     CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
                                           cpt, &cv),
                           SIM_OK);
-    CU_ASSERT_EQUAL(cv.dir[0].step, 0.5);
+    CU_ASSERT_EQUAL(cv.dir[0].step_minus, 0.5);
+    CU_ASSERT_EQUAL(cv.dir[0].step, 1);
     CU_ASSERT_EQUAL(cv.dir[0].lead[0], PARAM_cpi);
+    /* the parabola through the unequal steps: the curvature and the
+     * minimum as before */
     CU_ASSERT(fabs(cv.dir[0].curv / 100 - 1) < 0.1);
+    CU_ASSERT(fabs(cv.dir[0].shift - 0.2) < 0.02);
     CU_ASSERT_EQUAL(cv.dir[1].step, 1);
-    CU_ASSERT_EQUAL(cv.dir[1].used, 1); /* (c = 1 up to rounding) */
-    /* the slope is noise there (mu = 0): the centre stays */
-    CU_ASSERT_EQUAL(cv.shifted, 0);
+    CU_ASSERT(fabs(cv.dir[1].curv / 50 - 1) < 0.1);
+    /* its slope is noise (mu = 0): narrowed, but the centre stays */
+    CU_ASSERT_EQUAL(cv.dir[1].shift, 0);
+    CU_ASSERT_EQUAL(cv.narrowed, 2);
+    CU_ASSERT_EQUAL(cv.shifted, 1);
     /* a file without '; resvar': no curvature (no scale for the excess) */
     pdraw_free(&d);
     write_ini("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n");

@@ -1097,7 +1097,8 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
                 json_array_append_new(jl, json_string(param_name(
                                               (param_id)r->lead[k])));
         json_object_set_new(o, "leads", jl);
-        json_object_set_new(o, "step_sigma", json_real(r->step));
+        json_object_set_new(o, "step_plus_sigma", json_real(r->step));
+        json_object_set_new(o, "step_minus_sigma", json_real(r->step_minus));
         json_object_set_new(o, "excess_plus", json_real(r->xp));
         json_object_set_new(o, "excess_minus", json_real(r->xm));
         json_object_set_new(o, "curvature", json_real(r->curv));
