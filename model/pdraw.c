@@ -271,6 +271,70 @@ static void leads(const pdraw *d, int j, int *lead)
     }
 }
 
+/* The steps h+ and h- (at most hp0, hm0) as far as each side's range
+ * allows: hp0, hm0 halved until the end is inside (false when one is
+ * still outside after PDRAW_CURV_HALVINGS halvings) */
+static bool steps(const pdraw *d, const params *at, int j, double hp0,
+                  double hm0, pdraw_probe *m)
+{
+    static params p;
+    double h0[2] = {hp0, hm0}, hs[2];
+    for (int side = 0; side < 2; side++) {
+        int k = 0;
+        for (hs[side] = h0[side]; k <= PDRAW_CURV_HALVINGS;
+             k++, hs[side] /= 2)
+            if (along(d, at, j, side ? -hs[side] : hs[side], &p))
+                break;
+        if (k > PDRAW_CURV_HALVINGS)
+            return false;
+    }
+    m->hp = hs[0];
+    m->hm = hs[1];
+    return true;
+}
+
+/* The objective at + m->hp and - m->hm along direction j at each seed:
+ * the excesses' means, the parabola's curvature and slope with their
+ * standard errors, into m */
+static sim_err probe(const pdraw *d, const params *at, int j, pdraw_cost_fn f,
+                     void *ctx, unsigned K, const double *seed,
+                     const double *cost_pt, pdraw_probe *m, unsigned *evals)
+{
+    static params p;
+    unsigned nk = K ? K : 1;
+    double c[PDRAW_SEEDS_MAX], a[PDRAW_SEEDS_MAX];
+    double hp = m->hp, hm = m->hm, den = hp * hm * (hp + hm);
+    m->xp = m->xm = 0;
+    for (unsigned s = 0; s < nk; s++) {
+        double x[2];
+        for (int side = 0; side < 2; side++) {
+            along(d, at, j, side ? -hm : hp, &p);
+            if (K)
+                p.v[PARAM_seed] = seed[s];
+            double cost;
+            sim_err e = f(ctx, &p, &cost);
+            if (e != SIM_OK)
+                return e;
+            (*evals)++;
+            x[side] = 2 * (cost - cost_pt[s]) / d->resvar;
+        }
+        m->xp += x[0] / nk;
+        m->xm += x[1] / nk;
+        /* the parabola a t + c t^2 through (0, 0), (hp, x+), (-hm, x-):
+         * with hp = hm = h, c = (x+ + x-) / (2 h^2), a = (x+ - x-) / (2 h) */
+        c[s] = (x[0] * hm + x[1] * hp) / den;
+        a[s] = (x[0] * hm * hm - x[1] * hp * hp) / den;
+    }
+    m->curv = gsl_stats_mean(c, 1, nk);
+    m->slope = gsl_stats_mean(a, 1, nk);
+    m->curv_se = m->slope_se = 0;
+    if (nk > 1) {
+        m->curv_se = gsl_stats_sd_m(c, 1, nk, m->curv) / sqrt(nk);
+        m->slope_se = gsl_stats_sd_m(a, 1, nk, m->slope) / sqrt(nk);
+    }
+    return SIM_OK;
+}
+
 sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
                         void *ctx, unsigned K, const double *seed,
                         const double *cost_pt, pdraw_curv *cv)
@@ -286,76 +350,57 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
                                        "seeds, expected 0 or 2..%d", K,
                         PDRAW_SEEDS_MAX);
     unsigned nk = K ? K : 1;
+    /* the one-sided 97.5% bound over the K seeds (Student's t) */
     double tq = nk > 1 ? gsl_cdf_tdist_Pinv(0.975, nk - 1) : 0;
-    static params p;
-    double c[PDRAW_SEEDS_MAX], a[PDRAW_SEEDS_MAX];
     for (int j = 0; j < d->n; j++) {
         pdraw_dir *dir = &cv->dir[j];
         dir->sigma = sqrt(fmax(d->eval[j], 0));
         dir->used = dir->scale = 1;
         leads(d, j, dir->lead);
-        if (!(d->eval[j] > 0))
+        /* the wide probe: each side as far as its range allows, up to
+         * one sigma (a point near one end of a range is still measured a
+         * full sigma the other way: a small step leaves a small excess,
+         * read through the model's noise) */
+        if (!(d->eval[j] > 0) || !steps(d, at, j, 1, 1, &dir->wide))
             continue;
-        /* each side as far as its range allows, up to one sigma: a point
-         * near one end of a range is still measured a full sigma the
-         * other way (a small step leaves a small excess, read through
-         * the model's noise) */
-        double hs[2];
-        int k[2];
-        for (int side = 0; side < 2; side++) {
-            hs[side] = 1;
-            for (k[side] = 0; k[side] <= PDRAW_CURV_HALVINGS;
-                 k[side]++, hs[side] /= 2)
-                if (along(d, at, j, side ? -hs[side] : hs[side], &p))
-                    break;
-        }
-        if (k[0] > PDRAW_CURV_HALVINGS || k[1] > PDRAW_CURV_HALVINGS)
+        sim_err e = probe(d, at, j, f, ctx, K, seed, cost_pt, &dir->wide,
+                          &cv->evals);
+        if (e != SIM_OK)
+            return e;
+        /* narrowed only as far as the measurement supports, never
+         * widened past the linearisation */
+        double lo = dir->wide.curv - tq * dir->wide.curv_se;
+        if (!(lo > 1 + 1e-9))
             continue;
-        double hp = hs[0], hm = hs[1], den = hp * hm * (hp + hm);
-        dir->step = hp;
-        dir->step_minus = hm;
-        for (unsigned s = 0; s < nk; s++) {
-            double x[2];
-            for (int side = 0; side < 2; side++) {
-                along(d, at, j, side ? -hm : hp, &p);
-                if (K)
-                    p.v[PARAM_seed] = seed[s];
-                double cost;
-                sim_err e = f(ctx, &p, &cost);
-                if (e != SIM_OK)
-                    return e;
-                cv->evals++;
-                x[side] = 2 * (cost - cost_pt[s]) / d->resvar;
-            }
-            dir->xp += x[0] / nk;
-            dir->xm += x[1] / nk;
-            /* the parabola a t + c t^2 through (0, 0), (hp, x+), (-hm,
-             * x-): with hp = hm = h, c = (x+ + x-) / (2 h^2), a = (x+ -
-             * x-) / (2 h) */
-            c[s] = (x[0] * hm + x[1] * hp) / den;
-            a[s] = (x[0] * hm * hm - x[1] * hp * hp) / den;
+        /* the fine probe, at two of the narrowed sds (where the proposal
+         * draws): an objective that rises faster than a parabola between
+         * them has a smaller curvature there than the wide probe's, and
+         * a proposal narrower than the target gives weights of infinite
+         * variance; the smaller of the two bounds is kept (the proposal
+         * errs on the wide side) */
+        const pdraw_probe *m = &dir->wide;
+        double h2 = 2 / sqrt(lo);
+        if ((h2 < dir->wide.hp || h2 < dir->wide.hm) &&
+            steps(d, at, j, fmin(h2, dir->wide.hp), fmin(h2, dir->wide.hm),
+                  &dir->fine)) {
+            if ((e = probe(d, at, j, f, ctx, K, seed, cost_pt, &dir->fine,
+                           &cv->evals)) != SIM_OK)
+                return e;
+            dir->refined = true;
+            lo = fmin(lo, dir->fine.curv - tq * dir->fine.curv_se);
+            m = &dir->fine;
         }
-        dir->curv = gsl_stats_mean(c, 1, nk);
-        dir->slope = gsl_stats_mean(a, 1, nk);
-        if (nk > 1) {
-            dir->curv_se = gsl_stats_sd_m(c, 1, nk, dir->curv) / sqrt(nk);
-            dir->slope_se = gsl_stats_sd_m(a, 1, nk, dir->slope) / sqrt(nk);
-        }
-        /* narrowed only as far as the measurement supports (one-sided
-         * 97.5% bound, Student's t over the K seeds), never widened past
-         * the linearisation */
-        double lo = dir->curv - tq * dir->curv_se;
-        if (lo > 1 + 1e-9) {
-            dir->used = lo;
-            dir->scale = 1 / sqrt(lo);
-            cv->narrowed++;
-            /* the measured parabola's minimum, where the slope is beyond
-             * its noise, within the step measured */
-            if (fabs(dir->slope) > tq * dir->slope_se) {
-                double t = -dir->slope / (2 * dir->curv);
-                dir->shift = fmax(-hm, fmin(hp, t));
-                cv->shifted++;
-            }
+        if (!(lo > 1 + 1e-9))
+            continue;
+        dir->used = lo;
+        dir->scale = 1 / sqrt(lo);
+        cv->narrowed++;
+        /* the centre: the finer probe's parabola's minimum, where its
+         * slope is beyond its noise, within the steps it measured */
+        if (m->curv > 0 && fabs(m->slope) > tq * m->slope_se) {
+            double t = -m->slope / (2 * m->curv);
+            dir->shift = fmax(-m->hm, fmin(m->hp, t));
+            cv->shifted++;
         }
     }
     return SIM_OK;

@@ -173,22 +173,32 @@ void pdraw_weigh(unsigned n, unsigned K, const double *cost,
  * curvature c (1 for the linearised objective; (d+ + d-) / (2 h^2) when
  * h+ = h- = h) and the slope a (0 at the objective's minimum); their
  * means over the seeds and standard errors (sd / sqrt K). The
- * rule: the proposal's sd along j is sigma_j / sqrt(c'), c' = c - t se
- * where that is above 1, else 1, t Student's 97.5% quantile with K - 1
- * degrees of freedom (3.18 at K = 4; 0 with one seed): narrowed only as
- * far as the measurement supports, never widened past the
- * linearisation; where narrowed and |a| > t se(a), the centre moves to
- * the measured parabola's minimum -a / (2 c) sigma_j, held within the
- * steps measured. */
+ * rule: c' = c - t se, t Student's 97.5% quantile with K - 1 degrees
+ * of freedom (3.18 at K = 4; 0 with one seed); where that is above 1 the
+ * direction is measured again at two of the narrowed sds, 2 / sqrt(c')
+ * (within the first steps and the ranges), and c' is the smaller of the
+ * two bounds; the proposal's sd along j is sigma_j / sqrt(c') where c'
+ * is above 1, else sigma_j: narrowed only as far as both measurements
+ * support, never widened past the linearisation. Where narrowed and |a|
+ * > t se(a) of the finer measurement, the centre moves to its parabola's
+ * minimum -a / (2 c) sigma_j, held within its steps. */
 #define PDRAW_CURV_HALVINGS 10
+/* One measurement along a direction: the steps, the excesses there (mean
+ * over the seeds), the parabola's curvature and slope with their
+ * standard errors */
+typedef struct pdraw_probe {
+    double hp, hm;          /* h+, h-, in sigma */
+    double xp, xm;          /* the excess at +h+, -h- */
+    double curv, curv_se;   /* c */
+    double slope, slope_se; /* a */
+} pdraw_probe;
 typedef struct pdraw_dir {
     double sigma;       /* sqrt(eval): the linearised sd along it */
-    double step;        /* h+, in sigma (0: not measured - an eigenvalue
-                           <= 0, or an end still outside a range) */
-    double step_minus;  /* h-, in sigma */
-    double xp, xm;      /* the excess at +h+, -h- (mean over the seeds) */
-    double curv, curv_se;   /* c and its standard error */
-    double slope, slope_se; /* a and its standard error */
+    pdraw_probe wide;   /* at up to one sigma (hp 0: not measured - an
+                           eigenvalue <= 0, or an end still outside a
+                           range) */
+    pdraw_probe fine;   /* at two of the narrowed sds (refined) */
+    bool refined;
     double used;        /* c' */
     double scale;       /* 1 / sqrt(c'): the proposal's sd / sigma */
     double shift;       /* the proposal's centre, in sigma */

@@ -356,7 +356,7 @@ sim_cli_test(validate_param_draws_weighted 0
 # 4): the point's spread over the seeds, its own seed's advantage, the
 # noise of a draw's excess and the shrinkage of the log weights
 sim_cli_test(validate_param_draws_model_noise 0
-  "~the model's own noise on that re-check: one evaluation of the point varies by sd [0-9.]+ over the 4 seeds. at its own seed 1 its excess is [-+][0-9.]+ against their mean .*a draw's excess, the mean of 4 paired differences, is uncertain by sd [0-9.]+ \\(pooled over the draws. [0-9.]+ were the draw's noise independent of the point's\\), its departure from the linear model varies by sd [0-9.]+ beyond that: log weights shrunk by [0-9.]+ \\(ESS [0-9.]+ of 6 unshrunk\\)"
+  "~the model's own noise on that re-check: one evaluation of the point varies by sd [0-9.]+ over the 4 seeds. at its own seed 1 its excess is [-+][0-9.]+ against their mean .*a draw's excess, the mean of 4 paired differences, is uncertain by sd [0-9.]+ \\(pooled over the draws. [0-9.]+ were the draw's noise independent of the point's\\), its departure from the proposal.s quadratic varies by sd [0-9.]+ beyond that: log weights shrunk by [0-9.]+ \\(ESS [0-9.]+ of 6 unshrunk\\)"
   validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 # param_draws.seeds = 0: the re-check at the fit's own seed alone, as
 # before the noise was carried, and the noise line of the point at 8 other
@@ -372,7 +372,7 @@ sim_cli_test(validate_param_draws_seed0_noise 0
 # narrowed and moved, the objective replays it took (docs/calibration.md,
 # "Drawing along the measured curvature")
 sim_cli_test(validate_param_draws_proposal 0
-  "~parameter draws' proposal: the covariance's [0-9]+ eigen-directions \\([0-9]+ measured. docs/calibration.md, .Drawing along the measured curvature.. [0-9]+ replays of the calibration objective\\), [0-9]+ narrowed to 1/sqrt\\(c'\\) of their sd, the centre moved along [0-9]+"
+  "~parameter draws' proposal: the covariance's [0-9]+ eigen-directions \\([0-9]+ measured, [0-9]+ again at the narrowed scale. docs/calibration.md, .Drawing along the measured curvature.. [0-9]+ replays of the calibration objective\\), [0-9]+ narrowed to 1/sqrt\\(c'\\) of their sd, the centre moved along [0-9]+"
   validate pdraws --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
 validate_refuses(pdraws_badprop "10: param_draws.proposal = wide: expected linear .the fit's linearised covariance. or curvature")
 validate_refuses(pdraws_seeds1 "10: param_draws.seeds = 1: expected 0 .the fit's own seed alone. or a whole number of the model's seeds in 2..32")

@@ -12,6 +12,7 @@
  * curvature proposal on an objective whose curvature and mode are known
  * by construction. */
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
@@ -407,6 +408,7 @@ typedef struct quad {
     double c[2], mu[2];
     double rho;            /* the cross-curvature of u_0 and u_1, in
                               sqrt(c_0 c_1): invisible to the step */
+    double q4[2];          /* + q4_j u_j^4: faster than a parabola */
     double noise;
     gsl_rng *r;
 } quad;
@@ -449,7 +451,8 @@ static sim_err quad_cost(void *ctx, const params *p, double *cost)
     double e0 = u[0] - q->mu[0], e1 = u[1] - q->mu[1];
     double x = q->c[0] * e0 * e0 + q->c[1] * e1 * e1 + 2 * r * e0 * e1 -
                (q->c[0] * q->mu[0] * q->mu[0] + q->c[1] * q->mu[1] * q->mu[1] +
-                2 * r * q->mu[0] * q->mu[1]);
+                2 * r * q->mu[0] * q->mu[1]) +
+               q->q4[0] * pow(u[0], 4) + q->q4[1] * pow(u[1], 4);
     if (q->noise > 0)
         x += gsl_ran_gaussian(q->r, q->noise);
     *cost = q->fit + q->s2 / 2 * x;
@@ -509,20 +512,26 @@ static void test_curvature_recovers_the_scale(void)
                                           cpt, &cv),
                           SIM_OK);
     CU_ASSERT_EQUAL(cv.n, 2);
-    CU_ASSERT_EQUAL(cv.evals, 2 * 2 * QK); /* +-h at each seed */
+    /* +-h at each seed, along both, and again along the narrowed one */
+    CU_ASSERT_EQUAL(cv.evals, 3 * 2 * QK);
     const pdraw_dir *s = &cv.dir[SHARP], *f = &cv.dir[0];
-    CU_ASSERT_EQUAL(s->step, 1);
-    CU_ASSERT_EQUAL(s->step_minus, 1);
-    CU_ASSERT(fabs(s->curv / 100 - 1) < 0.1);
+    CU_ASSERT_EQUAL(s->wide.hp, 1);
+    CU_ASSERT_EQUAL(s->wide.hm, 1);
+    CU_ASSERT(fabs(s->wide.curv / 100 - 1) < 0.1);
+    CU_ASSERT(s->wide.curv_se > 0 && s->wide.curv_se < 1);
+    /* measured again at two of the narrowed sds, 0.2: the same parabola */
+    CU_ASSERT_TRUE(s->refined);
+    CU_ASSERT(fabs(s->fine.hp - 0.2) < 0.01 && s->fine.hp == s->fine.hm);
+    CU_ASSERT(fabs(s->fine.curv / 100 - 1) < 0.1);
     CU_ASSERT(fabs(s->scale * 10 - 1) < 0.1);
-    CU_ASSERT(s->curv_se > 0 && s->curv_se < 1);
     /* the mode: 0.15 sigma along it (the module's v may point the other
      * way: the centre in parameter space is what must agree) */
     CU_ASSERT(fabs(fabs(s->shift) - 0.15) < 0.02);
     CU_ASSERT_EQUAL(cv.narrowed, 1);
     CU_ASSERT_EQUAL(cv.shifted, 1);
     /* flatter than the linearisation: measured so, kept at its sd */
-    CU_ASSERT(fabs(f->curv - 0.25) < 0.3);
+    CU_ASSERT(fabs(f->wide.curv - 0.25) < 0.3);
+    CU_ASSERT_FALSE(f->refined);
     CU_ASSERT_EQUAL(f->used, 1);
     CU_ASSERT_EQUAL(f->scale, 1);
     CU_ASSERT_EQUAL(f->shift, 0);
@@ -542,22 +551,22 @@ static void test_curvature_recovers_the_scale(void)
     r = load(quad_ini(0.36, 0), &d, &at, 1);
     quad_init(&q, 0.36, 0.1, 5, 0);
     q.c[0] = 100;
-    q.mu[0] = 0.2;
+    q.mu[0] = 0.15;
     q.c[1] = 50;
     q.noise = 0.3;
     quad_point(&q, &at, cpt);
     CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
                                           cpt, &cv),
                           SIM_OK);
-    CU_ASSERT_EQUAL(cv.dir[0].step_minus, 0.5);
-    CU_ASSERT_EQUAL(cv.dir[0].step, 1);
+    CU_ASSERT_EQUAL(cv.dir[0].wide.hm, 0.5);
+    CU_ASSERT_EQUAL(cv.dir[0].wide.hp, 1);
     CU_ASSERT_EQUAL(cv.dir[0].lead[0], PARAM_cpi);
     /* the parabola through the unequal steps: the curvature and the
      * minimum as before */
-    CU_ASSERT(fabs(cv.dir[0].curv / 100 - 1) < 0.1);
-    CU_ASSERT(fabs(cv.dir[0].shift - 0.2) < 0.02);
-    CU_ASSERT_EQUAL(cv.dir[1].step, 1);
-    CU_ASSERT(fabs(cv.dir[1].curv / 50 - 1) < 0.1);
+    CU_ASSERT(fabs(cv.dir[0].wide.curv / 100 - 1) < 0.1);
+    CU_ASSERT(fabs(cv.dir[0].shift - 0.15) < 0.02);
+    CU_ASSERT_EQUAL(cv.dir[1].wide.hp, 1);
+    CU_ASSERT(fabs(cv.dir[1].wide.curv / 50 - 1) < 0.1);
     /* its slope is noise (mu = 0): narrowed, but the centre stays */
     CU_ASSERT_EQUAL(cv.dir[1].shift, 0);
     CU_ASSERT_EQUAL(cv.narrowed, 2);
@@ -570,6 +579,42 @@ static void test_curvature_recovers_the_scale(void)
                                     &cv),
                     SIM_ERR_FORMAT);
     sim_clear_error();
+    gsl_rng_free(q.r);
+    gsl_rng_free(r);
+    pdraw_free(&d);
+}
+
+/* An objective that rises faster than a parabola, x = 100 u^4 along the
+ * direction qemu_mmio_usec leads: at one sigma it reads as curvature 100,
+ * but the target's sd there is 0.22 sigma (E u^2 = Gamma(3/4) /
+ * Gamma(1/4) / sqrt(50)), and a proposal narrowed to 0.1 would be under
+ * half of it (weights of infinite variance). The second measurement, at
+ * two of the narrowed sds (0.2 sigma: curvature 100 x 0.04 = 4), keeps
+ * the proposal at least as wide as the target. */
+static void test_curvature_errs_wide(void)
+{
+    static pdraw d;
+    static params at;
+    static quad q;
+    gsl_rng *r = load(quad_ini(2, -0.6), &d, &at, 1);
+    quad_init(&q, 2, 0.1, 5, -0.6);
+    q.c[SHARP] = 0;
+    q.q4[SHARP] = 100;
+    q.noise = 0.05;
+    double cpt[QK];
+    quad_point(&q, &at, cpt);
+    pdraw_curv cv;
+    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
+                                          cpt, &cv),
+                          SIM_OK);
+    const pdraw_dir *s = &cv.dir[SHARP];
+    CU_ASSERT(fabs(s->wide.curv / 100 - 1) < 0.1);
+    CU_ASSERT_TRUE(s->refined);
+    CU_ASSERT(fabs(s->fine.hp - 0.2) < 0.01);
+    CU_ASSERT(s->fine.curv > 2 && s->fine.curv < 6);
+    double target = sqrt(gsl_sf_gamma(0.75) / gsl_sf_gamma(0.25) / sqrt(50));
+    CU_ASSERT(s->scale > target);
+    CU_ASSERT(s->used <= s->wide.curv);
     gsl_rng_free(q.r);
     gsl_rng_free(r);
     pdraw_free(&d);
@@ -629,7 +674,8 @@ static void test_curvature_proposal_weighs_well(void)
     q.c[SHARP] = 100;
     q.mu[SHARP] = 0.15;
     q.rho = 0.5;
-    q.noise = 0.3;
+    q.noise = 0.1; /* (so that c' is near c: the bound's margin for noise
+                      would widen the proposal towards the target) */
     /* H^-1 of H = [c0 r; r c1] */
     double hr = q.rho * sqrt(q.c[0] * q.c[1]);
     double det = q.c[0] * q.c[1] - hr * hr;
@@ -701,6 +747,8 @@ static CU_TestInfo tests[] = {
      test_curvature_recovers_the_scale},
     {"drawn along the curvature: high ESS, the target's mean and sd",
      test_curvature_proposal_weighs_well},
+    {"an objective steeper than a parabola: the proposal errs wide",
+     test_curvature_errs_wide},
     CU_TEST_INFO_NULL,
 };
 

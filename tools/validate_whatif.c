@@ -1064,12 +1064,29 @@ static void seeds_notes(vcase *c, json_t *notes, json_t *jc,
              "draw's excess, the mean of %u paired differences, is "
              "uncertain by sd %.1f (pooled over the draws; %.1f were the "
              "draw's noise independent of the point's), its departure "
-             "from the linear model varies by sd %.1f beyond that: log "
+             "from %s varies by sd %.1f beyond that: log "
              "weights shrunk by %.2f (ESS %.1f of %u unshrunk)%s",
              g->point_sd, K, b->seed_own, -adv, K, g->tau, indep,
+             b->proposal == PDRAW_CURVATURE ? "the proposal's quadratic"
+                                            : "the linear model",
              sqrt(g->dep_var),
              g->shrink, g->ess_plain, b->n, say);
     note(c, notes, "%s", buf);
+}
+
+/* One measurement along a direction (pdraw_probe) as JSON */
+static json_t *probe_json(const pdraw_probe *m)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "step_plus_sigma", json_real(m->hp));
+    json_object_set_new(o, "step_minus_sigma", json_real(m->hm));
+    json_object_set_new(o, "excess_plus", json_real(m->xp));
+    json_object_set_new(o, "excess_minus", json_real(m->xm));
+    json_object_set_new(o, "curvature", json_real(m->curv));
+    json_object_set_new(o, "curvature_se", json_real(m->curv_se));
+    json_object_set_new(o, "slope", json_real(m->slope));
+    json_object_set_new(o, "slope_se", json_real(m->slope_se));
+    return o;
 }
 
 /* The proposal the draws came from (JSON param_draws.proposal) and, for
@@ -1087,7 +1104,7 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
     if (b->proposal != PDRAW_CURVATURE)
         return;
     json_t *jd = json_array();
-    int order[PARAM__COUNT], nn = 0, meas = 0;
+    int order[PARAM__COUNT], nn = 0, meas = 0, refined = 0;
     double klo = INFINITY, khi = -INFINITY;
     for (int j = 0; j < cv->n; j++) {
         const pdraw_dir *r = &cv->dir[j];
@@ -1097,20 +1114,16 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
                 json_array_append_new(jl, json_string(param_name(
                                               (param_id)r->lead[k])));
         json_object_set_new(o, "leads", jl);
-        json_object_set_new(o, "step_plus_sigma", json_real(r->step));
-        json_object_set_new(o, "step_minus_sigma", json_real(r->step_minus));
-        json_object_set_new(o, "excess_plus", json_real(r->xp));
-        json_object_set_new(o, "excess_minus", json_real(r->xm));
-        json_object_set_new(o, "curvature", json_real(r->curv));
-        json_object_set_new(o, "curvature_se", json_real(r->curv_se));
-        json_object_set_new(o, "slope", json_real(r->slope));
-        json_object_set_new(o, "slope_se", json_real(r->slope_se));
+        json_object_set_new(o, "wide", probe_json(&r->wide));
+        if (r->refined)
+            json_object_set_new(o, "fine", probe_json(&r->fine));
         json_object_set_new(o, "curvature_used", json_real(r->used));
         json_object_set_new(o, "scale", json_real(r->scale));
         json_object_set_new(o, "shift_sigma", json_real(r->shift));
         json_array_append_new(jd, o);
-        if (!(r->step > 0))
+        if (!(r->wide.hp > 0))
             continue;
+        refined += r->refined;
         meas++;
         if (r->used > 1) {
             int k = nn++;
@@ -1120,8 +1133,8 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
             }
             order[k] = j;
         } else {
-            klo = fmin(klo, r->curv);
-            khi = fmax(khi, r->curv);
+            klo = fmin(klo, r->wide.curv);
+            khi = fmax(khi, r->wide.curv);
         }
     }
     json_object_set_new(jp, "directions", jd);
@@ -1130,20 +1143,21 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
     json_object_set_new(jp, "shifted", json_integer(cv->shifted));
     char buf[760];
     int n = snprintf(buf, sizeof buf, "parameter draws' proposal: the "
-                     "covariance's %d eigen-directions (%d measured; "
-                     "docs/calibration.md, \"Drawing along the measured "
-                     "curvature\"; %u replays of the calibration objective), "
-                     "%u narrowed to 1/sqrt(c') of their sd, the centre "
-                     "moved along %u", cv->n, meas, cv->evals, cv->narrowed,
+                     "covariance's %d eigen-directions (%d measured, %d "
+                     "again at the narrowed scale; docs/calibration.md, "
+                     "\"Drawing along the measured curvature\"; %u replays "
+                     "of the calibration objective), %u narrowed to "
+                     "1/sqrt(c') of their sd, the centre moved along %u",
+                     cv->n, meas, refined, cv->evals, cv->narrowed,
                      cv->shifted);
     const char *sep = ": ";
     for (int k = 0; k < nn && n >= 0 && (size_t)n < sizeof buf - 80; k++) {
         const pdraw_dir *r = &cv->dir[order[k]];
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s%s%s c %.3g "
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s%s%s c' %.3g "
                       "(x%.2g%s", sep, param_name((param_id)r->lead[0]),
                       r->lead[1] >= 0 ? "/" : "",
                       r->lead[1] >= 0 ? param_name((param_id)r->lead[1]) : "",
-                      r->curv, r->scale, r->shift != 0 ? ", moved" : "");
+                      r->used, r->scale, r->shift != 0 ? ", moved" : "");
         if (r->shift != 0)
             n += snprintf(buf + n, sizeof buf - (size_t)n, " %+.2g sd",
                           r->shift);
