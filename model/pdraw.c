@@ -376,8 +376,12 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
          * draws): an objective that rises faster than a parabola between
          * them has a smaller curvature there than the wide probe's, and
          * a proposal narrower than the target gives weights of infinite
-         * variance; the smaller of the two bounds is kept (the proposal
-         * errs on the wide side) */
+         * variance; its bound is kept where smaller (the proposal errs
+         * wide), but widens the direction at most to the fine step
+         * itself (c' / 4): where the objective is still flat there, the
+         * rise the wide probe saw lies farther out, by an amount neither
+         * measured (ppc440-pv: three directions flat at the fine step went
+         * back to the linearised width, a draw 5,000 excess units out) */
         const pdraw_probe *m = &dir->wide;
         double h2 = 2 / sqrt(lo);
         if ((h2 < dir->wide.hp || h2 < dir->wide.hm) &&
@@ -387,7 +391,8 @@ sim_err pdraw_curvature(const pdraw *d, const params *at, pdraw_cost_fn f,
                            &cv->evals)) != SIM_OK)
                 return e;
             dir->refined = true;
-            lo = fmin(lo, dir->fine.curv - tq * dir->fine.curv_se);
+            lo = fmin(lo, fmax(lo / 4,
+                               dir->fine.curv - tq * dir->fine.curv_se));
             m = &dir->fine;
         }
         if (!(lo > 1 + 1e-9))

@@ -177,9 +177,10 @@ void pdraw_weigh(unsigned n, unsigned K, const double *cost,
  * of freedom (3.18 at K = 4; 0 with one seed); where that is above 1 the
  * direction is measured again at two of the narrowed sds, 2 / sqrt(c')
  * (within the first steps and the ranges), and c' is the smaller of the
- * two bounds; the proposal's sd along j is sigma_j / sqrt(c') where c'
- * is above 1, else sigma_j: narrowed only as far as both measurements
- * support, never widened past the linearisation. Where narrowed and |a|
+ * two bounds, but not below a quarter of the first (the fine step
+ * itself); the proposal's sd along j is sigma_j / sqrt(c') where c' is
+ * above 1, else sigma_j: never widened past the linearisation. Where
+ * narrowed and |a|
  * > t se(a) of the finer measurement, the centre moves to its parabola's
  * minimum -a / (2 c) sigma_j, held within its steps. */
 #define PDRAW_CURV_HALVINGS 10

@@ -588,9 +588,10 @@ static void test_curvature_recovers_the_scale(void)
  * direction qemu_mmio_usec leads: at one sigma it reads as curvature 100,
  * but the target's sd there is 0.22 sigma (E u^2 = Gamma(3/4) /
  * Gamma(1/4) / sqrt(50)), and a proposal narrowed to 0.1 would be under
- * half of it (weights of infinite variance). The second measurement, at
- * two of the narrowed sds (0.2 sigma: curvature 100 x 0.04 = 4), keeps
- * the proposal at least as wide as the target. */
+ * 1/sqrt(2) of it (weights of infinite variance). The second
+ * measurement, at two of the narrowed sds (0.2 sigma: curvature 100 x
+ * 0.04 = 4), widens the proposal to that step, 0.2 sigma: above
+ * 1/sqrt(2) of the target's sd. */
 static void test_curvature_errs_wide(void)
 {
     static pdraw d;
@@ -613,7 +614,8 @@ static void test_curvature_errs_wide(void)
     CU_ASSERT(fabs(s->fine.hp - 0.2) < 0.01);
     CU_ASSERT(s->fine.curv > 2 && s->fine.curv < 6);
     double target = sqrt(gsl_sf_gamma(0.75) / gsl_sf_gamma(0.25) / sqrt(50));
-    CU_ASSERT(s->scale > target);
+    CU_ASSERT(s->scale > target / sqrt(2));
+    CU_ASSERT(fabs(s->scale - s->fine.hp) < 0.01); /* widened to it */
     CU_ASSERT(s->used <= s->wide.curv);
     gsl_rng_free(q.r);
     gsl_rng_free(r);
@@ -747,7 +749,7 @@ static CU_TestInfo tests[] = {
      test_curvature_recovers_the_scale},
     {"drawn along the curvature: high ESS, the target's mean and sd",
      test_curvature_proposal_weighs_well},
-    {"an objective steeper than a parabola: the proposal errs wide",
+    {"an objective steeper than a parabola: the proposal widened",
      test_curvature_errs_wide},
     CU_TEST_INFO_NULL,
 };
