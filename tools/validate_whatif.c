@@ -1150,23 +1150,34 @@ static void proposal_notes(vcase *c, json_t *notes, json_t *jb,
                      "1/sqrt(c') of their sd, the centre moved along %u",
                      cv->n, meas, refined, cv->evals, cv->narrowed,
                      cv->shifted);
+    /* the narrowed directions, sharpest first, as many as the line
+     * holds beside its end */
+    char tail[160] = "", ent[200];
+    if (isfinite(klo))
+        snprintf(tail, sizeof tail, "; the other %d kept at the linearised "
+                 "sd (c %.2g .. %.2g)", meas - nn, klo, khi);
     const char *sep = ": ";
-    for (int k = 0; k < nn && n >= 0 && (size_t)n < sizeof buf - 80; k++) {
+    int k = 0;
+    for (; k < nn && n >= 0; k++) {
         const pdraw_dir *r = &cv->dir[order[k]];
-        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s%s%s c' %.3g "
-                      "(x%.2g%s", sep, param_name((param_id)r->lead[0]),
-                      r->lead[1] >= 0 ? "/" : "",
-                      r->lead[1] >= 0 ? param_name((param_id)r->lead[1]) : "",
-                      r->used, r->scale, r->shift != 0 ? ", moved" : "");
+        char mv[40] = "";
         if (r->shift != 0)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, " %+.2g sd",
-                          r->shift);
-        n += snprintf(buf + n, sizeof buf - (size_t)n, ")");
+            snprintf(mv, sizeof mv, ", moved %+.2g sd", r->shift);
+        int m = snprintf(ent, sizeof ent, "%s%s%s%s c' %.3g (x%.2g%s)", sep,
+                         param_name((param_id)r->lead[0]),
+                         r->lead[1] >= 0 ? "/" : "",
+                         r->lead[1] >= 0 ? param_name((param_id)r->lead[1])
+                                         : "",
+                         r->used, r->scale, mv);
+        if ((size_t)n + (size_t)m + strlen(tail) + 24 >= sizeof buf)
+            break;
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s", ent);
         sep = ", ";
     }
-    if (isfinite(klo) && n >= 0 && (size_t)n < sizeof buf)
-        snprintf(buf + n, sizeof buf - (size_t)n, "; the other %d kept at "
-                 "the linearised sd (c %.2g .. %.2g)", meas - nn, klo, khi);
+    if (k < nn && n >= 0 && (size_t)n < sizeof buf)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " and %d more", nn - k);
+    if (n >= 0 && (size_t)n < sizeof buf)
+        snprintf(buf + n, sizeof buf - (size_t)n, "%s", tail);
     note(c, notes, "%s", buf);
 }
 
