@@ -810,8 +810,68 @@ static void test_tcmp_points_add_up(void)
     CU_ASSERT_FALSE(isfinite(c.rows[EXIT_EMULINST].pts));
 }
 
+/* A row whose sum is mostly one exit is marked in the comparison (its
+ * change is where that exit fell): the seed PV table's SIGNAL, 264,544 of
+ * 339,911 usec; HCALL's one exit is not (a row of 1 or 2 exits is half
+ * its max by count alone), nor is EMULINST (247,587 of 50.8 s). */
+static void test_tcmp_marks_one_exit_rows(void)
+{
+    table a, b;
+    load(&a, NOPV);
+    load(&b, PV);
+    tcmp c;
+    tcmp_make(&c, &a, &b, true, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(c.rows[EXIT_SIGNAL].top, 264544.0 / 339911.0,
+                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(c.rows[EXIT_SIGNAL].top_ref, 6025.0 / 72438.0,
+                           1e-12);
+    CU_ASSERT_FALSE(isfinite(c.rows[EXIT_HCALL].top));
+    CU_ASSERT(c.rows[EXIT_EMULINST].top < 0.01);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tcmp_write_text(f, &c, "no-PV", "PV");
+    fclose(f);
+    const char *sig = strstr(buf, "\nSIGNAL ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sig);
+    const char *eol = strchr(sig + 1, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(eol);
+    const char *mark = strstr(sig, "  (one exit is 78% of the new sum)");
+    CU_ASSERT(mark && mark < eol);
+    const char *hc = strstr(buf, "\nHCALL ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hc);
+    eol = strchr(hc + 1, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(eol);
+    mark = strstr(hc, "one exit is");
+    CU_ASSERT(!mark || mark > eol);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "a row marked 'one exit is N% of a "
+                                       "sum' has more than half"));
+    free(buf);
+    /* the same tables the other way round: the ref side is named */
+    tcmp_make(&c, &b, &a, true, 1.0);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tcmp_write_text(f, &c, "PV", "no-PV");
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(one exit is 78% of the ref sum)"));
+    free(buf);
+    /* a comparison without such a row has no legend */
+    tcmp_make(&c, &a, &a, true, 1.0);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tcmp_write_text(f, &c, "no-PV", "no-PV");
+    fclose(f);
+    CU_ASSERT_PTR_NULL(strstr(buf, "one exit is"));
+    free(buf);
+}
+
 static CU_TestInfo tests[] = {
     {"accumulate pools runs", test_accumulate_pools_runs},
+    {"tcmp: rows that are mostly one exit are marked",
+     test_tcmp_marks_one_exit_rows},
     {"tcmp: the rows' points add up to the total", test_tcmp_points_add_up},
     {"seed no-PV parses with exact values", test_seed_nopv_exact},
     {"seed PV: 7259,180 is 7259180", test_seed_pv_irregular_grouping},
