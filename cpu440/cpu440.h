@@ -45,6 +45,15 @@ typedef struct cpu440_config {
      * hostirq_host_pages (model/params.h, docs/parameters.md). */
     unsigned common_host_pages, path_host_pages;
     unsigned qemu_host_pages, hostirq_host_pages;
+    /* The UTLB's geometry (model/tlb440): utlb_entries slots, the top
+     * utlb_pinned of them the host's pinned lowmem, the round robin over
+     * the rest (tlb_44x_hwater = utlb_entries - 1 - utlb_pinned).
+     * Defaults: the parameters utlb_entries and utlb_pinned (the 440: 64
+     * and 1); more than 64 is a hypothetical core (the what-if
+     * tlb-slots=N). Unicorn's own TLB has 64 slots (ISS_TLB_SLOTS): with
+     * more UTLB slots it holds the guest-visible entries as a cache, and
+     * a fault on an entry the UTLB holds is refilled without an exit. */
+    unsigned utlb_entries, utlb_pinned;
     double think_s;     /* delay before each scripted console line (0.02 s) */
     /* timebase ticks per guest instruction: guest_cpi / guest_cpi_den
      * (1 / 1) */
@@ -68,6 +77,9 @@ void cpu440_config_default(cpu440_config *c);
  * predicting the run uses. */
 struct params;
 void cpu440_config_host_pages(cpu440_config *c, const struct params *p);
+/* The UTLB geometry of a parameter set (utlb_entries, utlb_pinned): the
+ * one the cycle model's soft TLB has when it prices or predicts the run. */
+void cpu440_config_utlb(cpu440_config *c, const struct params *p);
 
 /* Where records go: exit records (with handler and guest ticks) in time
  * order, each followed by the state records of its handling. */
@@ -163,6 +175,9 @@ typedef struct cpu440_counters {
     uint64_t guest_insns; /* guest instructions executed (block counts) */
     uint64_t tb;          /* simulated timebase now */
     uint64_t stub_runs;   /* shadow TLB updates carried into Unicorn */
+    /* guest faults on an entry the UTLB holds but Unicorn's 64 slots did
+     * not (a UTLB of more than 64 entries): refilled, no exit */
+    uint64_t mirror_refills;
     uint64_t shadow_maps; /* kvmppc_mmu_map calls */
     uint64_t host_fills;  /* host TLB misses taking a UTLB slot */
     uint64_t host_evicted_guest;

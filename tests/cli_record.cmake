@@ -29,3 +29,9 @@ sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
 sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)
+# the UTLB's geometry is the parameters' (utlb_entries, utlb_pinned), with
+# or without --model: a what-if core's larger UTLB is recorded as such
+sim_cli_test(record_utlb_entries 0 "~# UTLB: 96 entries, 1 pinned, 95 round-robin slots" record boot --set utlb_entries=96 --exits 3000 -o recu96.bin)
+sim_cli_test(record_utlb_out_of_range 2 "~utlb_entries = 200 entries is out of range .8, 128." record boot --set utlb_entries=200 -o x.bin)
+sim_cli_test(record_utlb_pinned_too_many 2 "~UTLB 8, pinned 7 out of range" record boot --set utlb_entries=8 --set utlb_pinned=7 -o x.bin)
+sim_cli_test(record_help_utlb 0 "~utlb_entries, utlb_pinned: the UTLB's slots" record --help)

@@ -113,7 +113,8 @@ static void help(FILE *f)
         "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  parameters (INI, `sim params show`): the host's\n"
-        "                 rates and pages always, the others with --model\n"
+        "                 rates and pages and the UTLB's slots always, the\n"
+        "                 others with --model\n"
         "  --set N=V      one parameter (repeatable); without --model only\n"
         "                 host_tick_hz, host_irq_hz and signal_hz: host\n"
         "                 decrementer interrupts, device interrupts and signals\n"
@@ -125,7 +126,13 @@ static void help(FILE *f)
         "                 and common_host_pages, path_host_pages,\n"
         "                 qemu_host_pages, hostirq_host_pages: the host's own\n"
         "                 UTLB fills, which evict guest shadow entries, by the\n"
-        "                 cycle model's rule (docs/cpu440.md)\n"
+        "                 cycle model's rule (docs/cpu440.md); and\n"
+        "                 utlb_entries, utlb_pinned: the UTLB's slots (64 on\n"
+        "                 the 440) and the host's pinned ones at its top, the\n"
+        "                 round robin over the rest; more than 64 is a\n"
+        "                 hypothetical core, what `sim whatif --transform\n"
+        "                 tlb-slots=N` predicts (utlb_entries = N +\n"
+        "                 utlb_pinned; docs/cpu440.md)\n"
         "  --host-tick-hz R, --extint-hz R, --signal-hz R\n"
         "                 the same as --set host_tick_hz=R, host_irq_hz=R,\n"
         "                 signal_hz=R\n"
@@ -253,6 +260,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cfg.extint_hz = P(prm, host_irq_hz);
     cfg.signal_hz = P(prm, signal_hz);
     cpu440_config_host_pages(&cfg, prm);
+    cpu440_config_utlb(&cfg, prm);
     stats_init(&c.st, unit, cfg.tb_hz);
 
     /* cpu440's core runs at its timebase's clock, which the trace's header
@@ -358,6 +366,15 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
            cfg.common_host_pages, cfg.path_host_pages, cfg.qemu_host_pages,
            cfg.hostirq_host_pages, (unsigned long long)k.host_fills,
            (unsigned long long)k.host_evicted_guest);
+    printf("# UTLB: %u entries, %u pinned, %u round-robin slots "
+           "(utlb_entries, utlb_pinned)",
+           cfg.utlb_entries, cfg.utlb_pinned,
+           cfg.utlb_entries - cfg.utlb_pinned);
+    if (k.mirror_refills)
+        printf("; %llu guest accesses to entries outside Unicorn's 64 "
+               "slots refilled without an exit",
+               (unsigned long long)k.mirror_refills);
+    putchar('\n');
     printf("# host: %.2f s wall, %.0f exits/s, %.1f guest MIPS, %llu shadow "
            "TLB updates into Unicorn\n",
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
@@ -541,12 +558,14 @@ int cli_record(int argc, char **argv)
             strcmp(name, "signal_hz") && strcmp(name, "common_host_pages") &&
             strcmp(name, "path_host_pages") &&
             strcmp(name, "qemu_host_pages") &&
-            strcmp(name, "hostirq_host_pages"))
+            strcmp(name, "hostirq_host_pages") &&
+            strcmp(name, "utlb_entries") && strcmp(name, "utlb_pinned"))
             return cli_usage_error("record",
                                    "--set %.*s: without --model only "
-                                   "host_tick_hz, host_irq_hz, signal_hz "
-                                   "and the *_host_pages act (add --model "
-                                   "for the cycle model's)",
+                                   "host_tick_hz, host_irq_hz, signal_hz, "
+                                   "the *_host_pages, utlb_entries and "
+                                   "utlb_pinned act (add --model for the "
+                                   "cycle model's)",
                                    (int)n, sets[i]);
     }
     static params prm;
@@ -712,8 +731,10 @@ int cli_microbench(int argc, char **argv)
         printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
     cpu440_config cfg;
     cpu440_config_default(&cfg);
-    if (cm) /* the host pages of the model that prices the traps */
+    if (cm) { /* the host pages and UTLB of the model pricing the traps */
         cpu440_config_host_pages(&cfg, cost_params(cm));
+        cpu440_config_utlb(&cfg, cost_params(cm));
+    }
     /* as in sim record: the core runs at the timebase's clock */
     if (cm && cost_params(cm)->origin[PARAM_core_hz] != PO_DEFAULT &&
         P(cost_params(cm), core_hz) != (double)cfg.tb_hz) {
