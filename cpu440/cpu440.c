@@ -383,7 +383,8 @@ static void exit_end(cpu440 *c)
     bool own_tick = t == EXIT_DEC && c->next_host_tick <= c->pend[0].tb;
     bool own_ext = t == EXIT_EXTINT && c->next_extint <= c->pend[0].tb;
     unsigned own = t == EXIT_DEC || t == EXIT_EXTINT;
-    bool heavy = (exit_flags(t) & EXF_HEAVY) != 0;
+    bool heavy = (exit_flags(t) & EXF_HEAVY) != 0 &&
+                 !(t == EXIT_MMIO && c->c.mmio_in_kernel);
     /* kvmppc_handle_exit checks signal_pending after a light exit: a
      * signal that arrived by then makes it a SIGNAL exit to user space. So
      * does console input: QEMU's I/O thread kicks the vcpu thread with a

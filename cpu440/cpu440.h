@@ -67,6 +67,11 @@ typedef struct cpu440_config {
     /* What-if: shadow entries of guest user pages made in guest supervisor
      * mode keep the guest's user permissions (tlb440_config). */
     bool union_user_perms;
+    /* What-if (3.9+'s kvm_io_bus devices, docs/whatif.md "inkernel-mmio"):
+     * an MMIO exit is served in the kernel, a light exit (no KVM_RUN
+     * return, no round trip to QEMU and its host pages; a signal arriving
+     * in it makes it SIGNAL as any light exit). Default false: QEMU. */
+    bool mmio_in_kernel;
     bool tb_frozen;     /* stress switch: guest timebase reads return a
                            constant (pins the microbench's refusal) */
 } cpu440_config;

@@ -71,6 +71,49 @@ static void test_guest_entry_outside_ram_is_mmio(void)
     kit_free(k);
 }
 
+/* The what-if policy of 3.9+'s in-kernel devices (cpu440_config
+ * mmio_in_kernel, sim record --mmio kernel): the same MMIO exits and the
+ * same device result, but light (no trip to user space) and without the
+ * round trip's host pages in the UTLB. */
+static void uart_access(bool in_kernel, unsigned *user, uint64_t *fills)
+{
+    kit *k = kit_new();
+    kit_li(k, 9, 0xef600000u);   /* reset entry 1: the UART */
+    kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
+    kit_emit(k, E_LI(3, 'k'));
+    kit_emit(k, E_STB(3, 0, 9)); /* THR */
+    kit_emit(k, E_POWEROFF);
+    cpu440_config c;
+    kit_config(&c);
+    c.mmio_in_kernel = in_kernel;
+    kit_run_cfg(k, &c, 1000);
+    CU_ASSERT_EQUAL(k->err, SIM_OK);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 0x60); /* THRE | TEMT */
+    CU_ASSERT_EQUAL(k->types[EXIT_MMIO], 2);
+    *user = 0;
+    for (unsigned i = 0; i < k->nrec; i++)
+        if (k->recs[i].kind == TREC_EXIT && k->recs[i].type == EXIT_MMIO)
+            *user += (k->recs[i].flags & TRF_USERSPACE) != 0;
+    cpu440_counters cnt;
+    cpu440_get_counters(k->cpu, &cnt);
+    *fills = cnt.host_fills;
+    kit_free(k);
+}
+
+static void test_mmio_in_kernel_is_light(void)
+{
+    unsigned uq, uk;
+    uint64_t fq, fk;
+    uart_access(false, &uq, &fq);
+    uart_access(true, &uk, &fk);
+    CU_ASSERT_EQUAL(uq, 2); /* QEMU: both heavy */
+    CU_ASSERT_EQUAL(uk, 0);
+    /* the round trips' host pages are gone: the first fills
+     * qemu_host_pages (24) fresh slots, the second the part of its window
+     * the first did not hold */
+    CU_ASSERT_TRUE(fq > fk + (uint64_t)param_default(PARAM_qemu_host_pages));
+}
+
 static void test_unmapped_code_is_itlbreal(void)
 {
     kit *k = kit_new();
@@ -406,6 +449,8 @@ static CU_TestInfo tests[] = {
      test_guest_entry_on_ram_is_dtlbvirt_once},
     {"guest entry outside RAM: MMIO", test_guest_entry_outside_ram_is_mmio},
     {"unmapped code: ITLBREAL", test_unmapped_code_is_itlbreal},
+    {"MMIO in the kernel: light, no QEMU pages",
+     test_mmio_in_kernel_is_light},
     {"PID change releases user shadows only",
      test_pid_change_releases_user_shadows_only},
     {"user mode cannot reach TID 1 shadows",

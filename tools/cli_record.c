@@ -163,6 +163,16 @@ static void help(FILE *f)
         "                 permissions as user ones) or union (what-if: a guest\n"
         "                 user page also keeps its own user permissions; a\n"
         "                 KUEP guest, e.g. linux-boot, then takes no ISI storm)\n"
+        "  --mmio M       qemu (default: every MMIO access is a heavy exit to\n"
+        "                 QEMU, KVM up to 3.8) or kernel (3.9+'s in-kernel\n"
+        "                 devices for all of them: the MMIO exit stays, light,\n"
+        "                 no round trip, no QEMU pages in the UTLB; with\n"
+        "                 --model priced as `sim whatif --transform\n"
+        "                 inkernel-mmio` prices it, docs/whatif.md)\n"
+        "  --iccci on|off on (default): KVM/440 invalidates the I-cache on\n"
+        "                 every guest entry; off: it does not (the cycle\n"
+        "                 model's I-cache, needs --model; as `sim whatif\n"
+        "                 --transform no-iccci`)\n"
         "  --list         list the workloads\n"
         "\n"
         "workloads:\n",
@@ -214,6 +224,8 @@ typedef struct rates {
     double tick, extint, signal;
     bool icount_time; /* --time icount */
     bool union_perms; /* --shadow-perms union */
+    bool mmio_kernel; /* --mmio kernel */
+    bool no_iccci;    /* --iccci off (the cycle model's, --model) */
 } rates;
 
 /* The host's rates of the run: the parameters, or their own options. */
@@ -250,6 +262,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_config_default(&cfg);
     workload_config(wl, &cfg);
     cfg.union_user_perms = rt->union_perms;
+    cfg.mmio_in_kernel = rt->mmio_kernel;
     if (rt->icount_time) {
         /* QEMU -icount shift=1: 2 ns per instruction, exits unseen */
         cfg.guest_cpi = (unsigned)(cfg.tb_hz / 500000u);
@@ -298,6 +311,10 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_sink sink = {&c, put};
     cpu440_set_sink(cpu, &sink);
     if (model) {
+        /* the kernel's policies, as the what-ifs inkernel-mmio and
+         * no-iccci set them in the predicting model */
+        cost_set_mmio_in_kernel(model, rt->mmio_kernel);
+        cost_set_iccci(model, !rt->no_iccci);
         cost_reset(model, cfg.tb_hz, cfg.tb_hz);
         cpu440_coster k;
         cpu440_model_coster(&k, model);
@@ -354,6 +371,15 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         printf("# ticks: %s (a flat default per exit path, not a "
                "prediction)\n",
                label);
+    if (rt->mmio_kernel || rt->no_iccci)
+        printf("# kernel: %s%s%s (what-if policies, docs/whatif.md)\n",
+               rt->mmio_kernel ? "MMIO served by in-kernel devices, light "
+                                 "exits (--mmio kernel)"
+                               : "",
+               rt->mmio_kernel && rt->no_iccci ? "; " : "",
+               rt->no_iccci ? "no I-cache invalidate on guest entry "
+                              "(--iccci off)"
+                            : "");
     printf("# host rates: %g decrementer interrupts/s, %g device "
            "interrupts/s, %g signals/s (host_tick_hz, host_irq_hz, "
            "signal_hz)\n",
@@ -426,6 +452,8 @@ int cli_record(int argc, char **argv)
         {"linux-dir", required_argument, 0, 'L'},
         {"time", required_argument, 0, 'M'},
         {"shadow-perms", required_argument, 0, 'A'},
+        {"mmio", required_argument, 0, 'I'},
+        {"iccci", required_argument, 0, 'i'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -433,7 +461,7 @@ int cli_record(int argc, char **argv)
     int fold = -1, console = -1; /* -1: the workload's default */
     bool model = false;
     stats_unit unit = STATS_USEC;
-    rates rt = {-1, -1, -1, false, false};
+    rates rt = {-1, -1, -1, false, false, false, false};
     const char *pfile = NULL;
     char *sets[64];
     int nsets = 0;
@@ -484,6 +512,14 @@ int cli_record(int argc, char **argv)
             break;
         case 'M':
             if (pick2("--time", optarg, "kvm", "icount", &rt.icount_time))
+                return 2;
+            break;
+        case 'I':
+            if (pick2("--mmio", optarg, "qemu", "kernel", &rt.mmio_kernel))
+                return 2;
+            break;
+        case 'i':
+            if (pick2("--iccci", optarg, "on", "off", &rt.no_iccci))
                 return 2;
             break;
         case 'F': fold = 1; break;
@@ -550,6 +586,10 @@ int cli_record(int argc, char **argv)
     int bad = cli_check_output_of(out, pfile);
     if (bad)
         return bad;
+    if (rt.no_iccci && !model)
+        return cli_usage_error("record", "--iccci off: the I-cache and its "
+                               "invalidate are the cycle model's (add "
+                               "--model)");
     for (int i = 0; i < nsets && !model; i++) {
         size_t n = strcspn(sets[i], "=");
         char name[32];
