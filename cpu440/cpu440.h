@@ -2,7 +2,8 @@
  * semantics, docs/kvm440.md §1, §3, §4, §5, §7). Unicorn runs
  * the guest's unprivileged instructions in problem state (cpu440/iss); this
  * module is what KVM virtualizes: the BookE privileged architecture, the
- * guest TLB and its shadow in the 64-slot UTLB (model/tlb440), the devices,
+ * guest TLB and its shadow in the UTLB (model/tlb440; the 440's 64 slots,
+ * or the parameters' utlb_entries of a what-if core), the devices,
  * the host's time-driven interrupts, and the classification of every exit as
  * the kernel's exit timing would charge it. Exits go to a sink as trace
  * records (model/trace.h) carrying flat default ticks per path until the
