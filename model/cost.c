@@ -1503,6 +1503,62 @@ static void write_stages_text(const cost_model *m, FILE *f)
             (unsigned long long)st->put_entries);
 }
 
+static double per_exit(uint64_t sum, uint64_t n)
+{
+    return n ? (double)sum / (double)n : 0.0;
+}
+
+static void stage_diff_line(FILE *f, const char *pre, int t, const char *stage,
+                            double a, double b, const char *side)
+{
+    fprintf(f, "%s%-14s %-10s %12.1f %12.1f %+11.1f %s\n", pre,
+            exit_name((exit_type)t), stage, a, b, b - a, side);
+}
+
+void cost_write_stages_diff(const cost_model *ref, const cost_model *other,
+                            FILE *f, const char *pre)
+{
+    fprintf(f, "%sstages: average core cycles per exit, of each side's own "
+               "exits the table charges; 'guest' stages are charged to "
+               "TIMEINGUEST (docs/cost-model.md)\n", pre);
+    fprintf(f, "%s%-14s %-10s %12s %12s %11s %s\n", pre, "type", "stage",
+            "ref", "new", "new - ref", "side");
+    for (int t = 0; t < EXIT__COUNT; t++) {
+        stage_row a, b;
+        bool ha = stage_row_of(ref, t, &a), hb = stage_row_of(other, t, &b);
+        if (!ha && !hb)
+            continue;
+        for (int g = 0; g < 2; g++) {
+            char lab[64];
+            snprintf(lab, sizeof lab, "%s (%llu -> %llu exits)",
+                     g ? "guest" : "handler", (unsigned long long)a.n,
+                     (unsigned long long)b.n);
+            stage_diff_line(f, pre, t, "TOTAL",
+                            a.n ? a.tot[g] / (double)a.n : 0.0,
+                            b.n ? b.tot[g] / (double)b.n : 0.0, lab);
+        }
+        for (int st = 0; st < CSTAGE__COUNT; st++)
+            if (a.sums[st] || b.sums[st])
+                stage_diff_line(f, pre, t, stage_names[st],
+                                per_exit(a.sums[st], a.n),
+                                per_exit(b.sums[st], b.n),
+                                stage_guest[st] ? "guest" : "handler");
+    }
+    const tlb440_stats *x = tlb440_get_stats(ref->tlb),
+                       *y = tlb440_get_stats(other->tlb);
+    fprintf(f,
+            "%ssoft TLB, ref -> new: shadow maps %llu -> %llu, host fills "
+            "%llu -> %llu (evicting a guest shadow %llu -> %llu), releases "
+            "%llu -> %llu, vcpu_put %llu -> %llu\n",
+            pre, (unsigned long long)x->maps, (unsigned long long)y->maps,
+            (unsigned long long)x->host_fills,
+            (unsigned long long)y->host_fills,
+            (unsigned long long)x->host_evicted_guest,
+            (unsigned long long)y->host_evicted_guest,
+            (unsigned long long)x->releases, (unsigned long long)y->releases,
+            (unsigned long long)x->puts, (unsigned long long)y->puts);
+}
+
 /* One row per exit type and non-zero stage; cycles are core cycles. */
 static void write_stages_csv(const cost_model *m, FILE *f)
 {

@@ -250,6 +250,13 @@ SIM_MUST_CHECK sim_err cost_write_stages(const cost_model *m, FILE *f,
  * guest_cycles_per_exit, stages: [{stage, side, cycles, cycles_per_exit,
  * share_percent}]}], "soft_tlb": {...}}; NULL if out of memory. */
 json_t *cost_stages_json(const cost_model *m);
+/* Two models' stage reports side by side (`sim whatif --stages`): per exit
+ * type either charged, its exits and the handler's and guest side's
+ * cycles per exit, then each stage non-zero on either side, as ref, new
+ * and new - ref in cycles per exit of its own side's exits; then both soft
+ * TLBs' counters. Text lines, each started with `prefix`. */
+void cost_write_stages_diff(const cost_model *ref, const cost_model *other,
+                            FILE *f, const char *prefix);
 
 /* The replay hook (model/replay.h): begin resets with the trace header,
  * cost converts cycles to ticks (capped at 2^32-1). hook->ctx = m. */

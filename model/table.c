@@ -216,6 +216,40 @@ double table_row_avg(const table_row *r)
     return r->count ? r->sum / (double)r->count : NAN;
 }
 
+double table_row_top_share(const table_row *r)
+{
+    /* with 1 or 2 exits the max is half the sum or more by count alone */
+    return r->count >= 3 && isfinite(r->max) && isfinite(r->sum) &&
+                   r->sum > 0 && r->max >= 0
+               ? r->max / r->sum
+               : NAN;
+}
+
+const char *table_one_exit_mark(char *buf, size_t n, double top_a,
+                                const char *side_a, double top_b,
+                                const char *side_b)
+{
+    double t = isfinite(top_a) ? top_a : 0;
+    const char *side = side_a;
+    if (isfinite(top_b) && top_b > t) {
+        t = top_b;
+        side = side_b;
+    }
+    if (!(t > TABLE_ONE_EXIT))
+        buf[0] = '\0';
+    else
+        snprintf(buf, n, "  (one exit is %.0f%% of the %s sum)",
+                 100.0 * fmin(t, 1.0), side);
+    return buf;
+}
+
+void table_one_exit_legend(FILE *f)
+{
+    fprintf(f, "a row marked 'one exit is N%% of a sum' has more than half "
+               "of that sum in its longest exit (its max): its change is "
+               "mostly where that one exit fell, not the row's mechanism\n");
+}
+
 double table_row_stddev(const table_row *r)
 {
     if (!isnan(r->stddev))
@@ -526,7 +560,8 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
             "time% b");
     char c1[TABLE_NUMBUF], c2[TABLE_NUMBUF], d1[32], d2[32], d3[32];
     char v1[TABLE_NUMBUF], v2[TABLE_NUMBUF], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
-    char s1b[TABLE_NUMBUF], s2b[TABLE_NUMBUF];
+    char s1b[TABLE_NUMBUF], s2b[TABLE_NUMBUF], om[64];
+    int flagged = 0;
     for (int k = 0; k < n; k++) {
         int i = order[k];
         const table_row *ra = &a->rows[i], *rb = &b->rows[i];
@@ -557,11 +592,15 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
         else
             fprintf(f, "%-12s %13s %13s %8s", exit_name((exit_type)i), s1, s2,
                     dc);
-        fprintf(f, " %15s %15s %8s %11s %11s %8s %8s %8s\n",
+        fprintf(f, " %15s %15s %8s %11s %11s %8s %8s %8s%s\n",
                 table_num_int(s1b, sa_, true), table_num_int(s2b, sb_, true),
                 rel_diff(d3, sa_, sb_), table_num_fixed(v1, aa, 4),
                 table_num_fixed(v2, ab, 4), rel_diff(d2, aa, ab),
-                table_num_fixed(t1, pa, 2), table_num_fixed(t2, pb, 2));
+                table_num_fixed(t1, pa, 2), table_num_fixed(t2, pb, 2),
+                table_one_exit_mark(
+                    om, sizeof om, ha ? table_row_top_share(ra) : NAN, "a",
+                    hb ? table_row_top_share(rb) : NAN, "b"));
+        flagged += om[0] != '\0';
     }
     if (one_count)
         fprintf(f, "\n%-12s %13s\n", "exits", table_num_int(c1, ea, true));
@@ -582,6 +621,8 @@ sim_err table_diff(FILE *f, const table *a, const char *name_a, const table *b,
             : isfinite(a->traced_usec) && isfinite(b->traced_usec)
                 ? ""
                 : "  (sum of the rows where a table lacks it)");
+    if (flagged)
+        table_one_exit_legend(f);
     if (ferror(f))
         return sim_fail(SIM_ERR_IO, "writing the diff: %s", strerror(errno));
     return SIM_OK;

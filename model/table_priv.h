@@ -25,6 +25,21 @@ bool table_row_has_data(const table_row *r);
 double table_row_avg(const table_row *r);
 double table_row_stddev(const table_row *r);
 double table_row_time_pct(const table *t, const table_row *r);
+/* The row's longest exit (its max) as a share of its sum: over
+ * TABLE_ONE_EXIT the sum is mostly that one exit (a host preemption or
+ * stall lands where its tick falls) and a change of the row says little
+ * about its mechanism (docs/validation.md, "One exit"); NAN when the
+ * table gives no max or no sum, and for a row of fewer than 3 exits (its
+ * max is half its sum or more by count alone). */
+double table_row_top_share(const table_row *r);
+#define TABLE_ONE_EXIT 0.5
+/* "  (one exit is 78% of the SIDE sum)" for the larger of two shares when
+ * it is over TABLE_ONE_EXIT (either may be NAN), else "" */
+const char *table_one_exit_mark(char *buf, size_t n, double top_a,
+                                const char *side_a, double top_b,
+                                const char *side_b);
+/* The line explaining that mark, after a table that shows it. */
+void table_one_exit_legend(FILE *f);
 /* The table distinguishes EMUL_* subtypes (one has data or is listed as
  * never hit). If not, it is in the seed's folded layout and EMUL_* types
  * are neither rows nor "never hit". */

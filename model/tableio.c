@@ -158,7 +158,10 @@ static sim_err expected(const lex *x, const char *what, tok found)
 
 static sim_err expected_eof(const lex *x, const char *what)
 {
-    return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected %s, found end of file",
+    /* the position is the last line read: the file ends after it */
+    return sim_fail(SIM_ERR_FORMAT,
+                    "%s:%u: expected %s after this line, found the end of "
+                    "the file",
                     x->name, x->lineno, what);
 }
 

@@ -71,6 +71,8 @@ void tcmp_make(tcmp *c, const table *ref_in, const table *other_in, bool fold,
             r->pct_ref = r->in_ref ? table_row_time_pct(ref, a) : 0;
             r->pct = r->in_other ? table_row_time_pct(other, b) : 0;
         }
+        r->top_ref = r->in_ref ? table_row_top_share(a) : NAN;
+        r->top = r->in_other ? table_row_top_share(b) : NAN;
         r->err_count = rel(r->count_ref, r->count);
         r->err_sum = rel(r->sum_ref, r->sum);
         r->err_avg = rel(r->avg_ref, r->avg);
@@ -184,10 +186,12 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
             "time%new");
     char g[32], h[32], k[32], t1[TABLE_NUMBUF], t2[TABLE_NUMBUF];
     char p1[TABLE_NUMBUF], p2[TABLE_NUMBUF];
+    int flagged = 0;
     for (int j = 0; j < c->n; j++) {
         int i = c->order[j];
         const tcmp_row *r = &c->rows[i];
-        fprintf(f, "%-12s %*s %*s %8s %*s %*s %8s %10s %10s %8s %7s %7s%s\n",
+        char o[64];
+        fprintf(f, "%-12s %*s %*s %8s %*s %*s %8s %10s %10s %8s %7s %7s%s%s\n",
                 exit_name((exit_type)i), wc,
                 table_num_int(a, r->count_ref, true), wc,
                 table_num_int(b, r->count, true),
@@ -198,7 +202,8 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
                 table_num_fixed(t2, r->avg, 2), pct(k, sizeof k, r->err_avg),
                 table_num_fixed(p1, r->pct_ref, 2),
                 table_num_fixed(p2, r->pct, 2),
-                r->major ? "" : "  (< threshold)");
+                r->major ? "" : "  (< threshold)", table_one_exit_mark(o, sizeof o, r->top_ref, "ref", r->top, "new"));
+        flagged += o[0] != '\0';
     }
     fprintf(f, "\n%-12s %*s %*s %8s%s\n",
             c->handled ? "handled usec" : "traced usec", wt,
@@ -214,6 +219,8 @@ void tcmp_write_text(FILE *f, const tcmp *c, const char *ref_label,
             pct(m1, sizeof m1, c->mape / 100.0) + (isfinite(c->mape) ? 1 : 0),
             pct(m2, sizeof m2, c->mpe / 100.0));
     write_points(f, c);
+    if (flagged)
+        table_one_exit_legend(f);
 }
 
 static json_t *num(double x)
@@ -253,6 +260,8 @@ json_t *tcmp_to_json(const tcmp *c)
         json_object_set_new(x, "time_percent", num(r->pct));
         json_object_set_new(x, "major", json_boolean(r->major));
         json_object_set_new(x, "total_points", num(100.0 * r->pts));
+        json_object_set_new(x, "max_share_ref", num(r->top_ref));
+        json_object_set_new(x, "max_share", num(r->top));
         json_array_append_new(rows, x);
     }
     json_object_set_new(o, "rows", rows);

@@ -24,7 +24,14 @@ typedef struct tcmp_row {
      * form, which has no guest time in its total) */
     double pts;
     bool major; /* ref time% >= the threshold */
+    /* the row's longest exit (its max) as a share of its sum, each side;
+     * NAN where a table gives no max or no sum. Over TABLE_ONE_EXIT the
+     * row's sum is mostly one exit (a host preemption or stall lands where
+     * its tick falls), and its change says little about the row's
+     * mechanism: the text marks it (docs/validation.md, "One exit") */
+    double top_ref, top;
 } tcmp_row;
+
 
 typedef struct tcmp {
     tcmp_row rows[EXIT__COUNT];

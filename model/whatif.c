@@ -845,9 +845,13 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
             platform_last_counts(&pc);
             res->timed_pred = pc.dec + pc.extint + pc.signal;
         }
+        if (e == SIM_OK && o->models)
+            o->models(o->models_ctx, m0, m1);
         cost_free(m0);
         cost_free(m1);
     }
+    else if (e == SIM_OK && o->models)
+        o->models(o->models_ctx, env.base.m, env.pred.m);
     if (scratch.tmp && getenv("SIM_WHATIF_KEEP"))
         outfile_keep(&scratch);
     else

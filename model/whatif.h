@@ -138,6 +138,12 @@ typedef struct whatif_opts {
     /* The guest's wall-time-driven exits (docs/whatif.md): per type, the
      * rates of this profile (exitprof.wall); NULL: the rule is off. */
     const exitprof *wall;
+    /* Called once at the end of a successful prediction with the two
+     * models that priced the baseline and the prediction (the direct
+     * path's, or on the SystemC platform the platform's), before they are
+     * freed: their stages (`sim whatif --stages`). NULL: not called. */
+    void (*models)(void *ctx, const cost_model *base, const cost_model *pred);
+    void *models_ctx;
 } whatif_opts;
 
 typedef struct whatif_result {

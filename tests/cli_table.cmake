@@ -34,6 +34,10 @@ sim_cli_test(table_check_bad_avg 1
 sim_cli_test(table_malformed 2
              "~table_malformed.txt:7: expected a number for sum, found 'lots'"
              table show @table_malformed.txt)
+# a file that ends early: the position is its last line, said to be so
+sim_cli_test(table_cut_after_unit 2
+             "~table_cut_after_unit.txt:3: expected 'traced duration N usec' after this line, found the end of the file"
+             table show @table_cut_after_unit.txt)
 sim_cli_test(table_wrong_from 2 "~ppc440-ubuntu-boot-nopv.txt:6: expected header 'type,count"
              table show ${NOPV} --from csv)
 sim_cli_test(table_missing_file 2 "~no-such-table.txt: cannot open"

@@ -82,6 +82,20 @@ sim_cli_test(whatif_transform_trailing_comma 2 "~--transform 'pv,': an empty tra
   whatif @cost_mix.bin --transform pv,)
 sim_cli_test(whatif_transform_double_comma 2 "~an empty transform between commas"
   whatif @cost_mix.bin --transform pv,,no-iccci)
+# --stages: both models' stages side by side; no-iccci takes exactly the
+# iccci's own cycles (iccci_cycles 40) out of every resume path
+sim_cli_test(whatif_stages_no_iccci_resume 0
+  "~# MMIO +resume +124.0 +84.0 +-40.0 handler"
+  whatif @cost_mix.bin --transform no-iccci --stages)
+sim_cli_test(whatif_stages_soft_tlb 0
+  "~# soft TLB, ref -> new: shadow maps [0-9]+ -> [0-9]+, host fills"
+  whatif @cost_mix.bin --transform pv --stages)
+sim_cli_test(whatif_stages_json 0
+  "~^    \"untransformed\": \\{$"
+  whatif @cost_mix.bin --transform pv --stages --format json)
+sim_cli_test(whatif_stages_csv_refused 2
+  "~--stages with --format csv: the stages follow a kvm or perf table"
+  whatif @cost_mix.bin --transform pv --stages --format csv)
 
 # sim validate
 # --cases given relative to the working directory (as the default

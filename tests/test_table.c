@@ -769,6 +769,31 @@ static void test_accumulate_pools_runs(void)
     CU_ASSERT_FALSE(acc.rows[EXIT_DTLBVIRT].present);
 }
 
+/* tcmp_write_text's text of a comparison (malloc'd) */
+static char *tcmp_text(const tcmp *c, const char *ref, const char *label)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tcmp_write_text(f, c, ref, label);
+    fclose(f);
+    return buf;
+}
+
+/* Whether the line of row `name` in text carries the one-exit mark. */
+static bool row_marked(const char *text, const char *name, const char *mark)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *row = strstr(text, key);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    const char *eol = strchr(row + 1, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(eol);
+    const char *m = strstr(row, mark);
+    return m && m < eol;
+}
+
 /* sim validate's and sim whatif's comparison: each row's part of the
  * total's change, in points of the ref's total, adds up with what no row
  * holds to the total's change; the text says it, largest row first. */
@@ -792,12 +817,7 @@ static void test_tcmp_points_add_up(void)
                            (50808972.0 - 91732705.0) / 202244233.0, 1e-9);
     /* the seed's traced durations are their rows' sums to a few usec */
     CU_ASSERT(fabs(c.pts_rest) < 1e-6);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    tcmp_write_text(f, &c, "no-PV", "PV");
-    fclose(f);
+    char *buf = tcmp_text(&c, "no-PV", "PV");
     CU_ASSERT_PTR_NOT_NULL(strstr(
         buf, "the total's -32.4% by row, in points of the ref's total: "
              "EMULINST -20.2, ITLBVIRT -5.9, DTLBVIRT -4.6, TIMEINGUEST -1.8"));
@@ -810,8 +830,45 @@ static void test_tcmp_points_add_up(void)
     CU_ASSERT_FALSE(isfinite(c.rows[EXIT_EMULINST].pts));
 }
 
+/* A row whose sum is mostly one exit is marked in the comparison (its
+ * change is where that exit fell): the seed PV table's SIGNAL, 264,544 of
+ * 339,911 usec; HCALL's one exit is not (a row of 1 or 2 exits is half
+ * its max by count alone), nor is EMULINST (247,587 of 50.8 s). */
+static void test_tcmp_marks_one_exit_rows(void)
+{
+    table a, b;
+    load(&a, NOPV);
+    load(&b, PV);
+    tcmp c;
+    tcmp_make(&c, &a, &b, true, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(c.rows[EXIT_SIGNAL].top, 264544.0 / 339911.0,
+                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(c.rows[EXIT_SIGNAL].top_ref, 6025.0 / 72438.0,
+                           1e-12);
+    CU_ASSERT_FALSE(isfinite(c.rows[EXIT_HCALL].top));
+    CU_ASSERT(c.rows[EXIT_EMULINST].top < 0.01);
+    char *buf = tcmp_text(&c, "no-PV", "PV");
+    CU_ASSERT(row_marked(buf, "SIGNAL", "  (one exit is 78% of the new sum)"));
+    CU_ASSERT_FALSE(row_marked(buf, "HCALL", "one exit is"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "a row marked 'one exit is N% of a "
+                                       "sum' has more than half"));
+    free(buf);
+    /* the same tables the other way round: the ref side is named */
+    tcmp_make(&c, &b, &a, true, 1.0);
+    buf = tcmp_text(&c, "PV", "no-PV");
+    CU_ASSERT(row_marked(buf, "SIGNAL", "  (one exit is 78% of the ref sum)"));
+    free(buf);
+    /* a comparison without such a row has no legend */
+    tcmp_make(&c, &a, &a, true, 1.0);
+    buf = tcmp_text(&c, "no-PV", "no-PV");
+    CU_ASSERT_PTR_NULL(strstr(buf, "one exit is"));
+    free(buf);
+}
+
 static CU_TestInfo tests[] = {
     {"accumulate pools runs", test_accumulate_pools_runs},
+    {"tcmp: rows that are mostly one exit are marked",
+     test_tcmp_marks_one_exit_rows},
     {"tcmp: the rows' points add up to the total", test_tcmp_points_add_up},
     {"seed no-PV parses with exact values", test_seed_nopv_exact},
     {"seed PV: 7259,180 is 7259180", test_seed_pv_irregular_grouping},

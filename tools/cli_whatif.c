@@ -24,7 +24,8 @@ static void help(FILE *f)
         "Predicts the exit-timing table of TRACE after an optimization and\n"
         "prints, per row, its difference from the untransformed prediction\n"
         "(count, sum, avg, time%%; the traced duration; the total's change row\n"
-        "by row, in points of the untransformed total). A transform changes the\n"
+        "by row, in points of the untransformed total; a row whose sum is mostly\n"
+        "one exit is marked: docs/validation.md, \"One exit\"). A transform changes the\n"
         "workload or the kernel as the real change would; the cycle model then\n"
         "re-derives the run length, the time-driven exits (DEC and EXTINT keep\n"
         "their place in guest time; SIGNAL follows the workload), the host TLB\n"
@@ -57,6 +58,11 @@ static void help(FILE *f)
         "                 workload's own (sim record boot, linux-boot); none\n"
         "                 turns it off\n"
         "  --fold-emul    one EMULINST row (the seed's layout) in table and delta\n"
+        "  --stages       after the delta, both models' average cycles per exit\n"
+        "                 stage by stage (untransformed, predicted, the\n"
+        "                 difference) and their soft TLBs' counters: where a\n"
+        "                 row's change comes from (kvm and perf: # lines;\n"
+        "                 json: \"stages\"; docs/whatif.md, \"Stages\")\n"
         "  --plot FILE    baseline vs predicted time share and per-row change:\n"
         "                 FILE.png and FILE.svg (gnuplot)\n"
         "  -o FILE        write the output to FILE (temporary name, renamed)\n"
@@ -177,6 +183,38 @@ static json_t *guest_json(const whatif_result *r)
     return o;
 }
 
+/* --stages: the two models' stage reports, taken before whatif_run frees
+ * them (text for a kvm or perf table's # lines, json objects) */
+typedef struct stages_kept {
+    bool json;
+    char *text;
+    json_t *base, *pred;
+} stages_kept;
+
+static void keep_stages(void *ctx, const cost_model *base,
+                        const cost_model *pred)
+{
+    stages_kept *k = ctx;
+    if (k->json) {
+        k->base = cost_stages_json(base);
+        k->pred = cost_stages_json(pred);
+        return;
+    }
+    size_t len = 0;
+    FILE *m = open_memstream(&k->text, &len);
+    if (!m)
+        return;
+    cost_write_stages_diff(base, pred, m, "# ");
+    fclose(m);
+}
+
+static void stages_kept_free(stages_kept *k)
+{
+    free(k->text);
+    json_decref(k->base);
+    json_decref(k->pred);
+}
+
 int cli_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -188,6 +226,7 @@ int cli_whatif(int argc, char **argv)
         {"accounting", required_argument, 0, 'a'},
         {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
+        {"stages", no_argument, 0, 'S'},
         {"mix", required_argument, 0, 'm'},
         {"plot", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},
@@ -199,7 +238,7 @@ int cli_whatif(int argc, char **argv)
     const char *mix = NULL;
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
-    bool fold = false, systemc = false;
+    bool fold = false, systemc = false, stages = false;
     char *sets[64];
     int nsets = 0, c;
     optind = 1;
@@ -236,6 +275,7 @@ int cli_whatif(int argc, char **argv)
                 return 2;
             break;
         case 'F': fold = true; break;
+        case 'S': stages = true; break;
         case 'm':
             if (cli_once("whatif", "--mix", &mix, optarg))
                 return 2;
@@ -260,6 +300,12 @@ int cli_whatif(int argc, char **argv)
     if (!spec)
         return cli_usage_error("whatif", "--transform is required (sim whatif "
                                          "--list names them)");
+    if (stages && fmt != TFMT_KVM && fmt != TFMT_PERF && fmt != TFMT_JSON)
+        return cli_usage_error("whatif", "--stages with --format %s: the "
+                                         "stages follow a kvm or perf table "
+                                         "as # lines, or are json's "
+                                         "\"stages\"",
+                               table_fmt_name(fmt));
     if (!out)
         out = "-";
     const char *path = argv[optind];
@@ -315,11 +361,14 @@ int cli_whatif(int argc, char **argv)
         }
         wall_on = true;
     }
+    stages_kept ks = {.json = fmt == TFMT_JSON};
     cli_progress prog;
     cli_progress_init(&prog, "whatif", "records");
     whatif_opts wo = {.unit = unit, .systemc = systemc,
                       .progress = cli_progress_update, .progress_ctx = &prog,
-                      .wall = wall_on ? &wall : NULL};
+                      .wall = wall_on ? &wall : NULL,
+                      .models = stages ? keep_stages : NULL,
+                      .models_ctx = &ks};
     static stats sb, sp;
     whatif_result res;
     e = whatif_run(path, chain, &prm, &wo, &sb, &sp, &res);
@@ -339,6 +388,7 @@ int cli_whatif(int argc, char **argv)
     e = outfile_open(&of, out);
     if (e != SIM_OK) {
         whatif_chain_free(chain);
+        stages_kept_free(&ks);
         return cli_report(e);
     }
     const char *slash = strrchr(path, '/');
@@ -362,6 +412,15 @@ int cli_whatif(int argc, char **argv)
         if (wall_on || !mix_given)
             json_object_set_new(o, "wall", wall_json(&res, wall_on ? mix : NULL));
         json_object_set_new(o, "guest", guest_json(&res));
+        if (stages) {
+            json_t *st = json_object();
+            json_object_set_new(st, "untransformed",
+                                ks.base ? ks.base : json_null());
+            json_object_set_new(st, "predicted",
+                                ks.pred ? ks.pred : json_null());
+            ks.base = ks.pred = NULL;
+            json_object_set_new(o, "stages", st);
+        }
         if (json_dumpf(o, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
             e = sim_fail(SIM_ERR_IO, "whatif: writing JSON failed");
         fputc('\n', of.f);
@@ -419,6 +478,8 @@ int cli_whatif(int argc, char **argv)
             if (wall_on || !mix_given)
                 wall_report(of.f, &res, wall_on ? mix : NULL);
             whatif_chain_report(chain, of.f);
+            if (ks.text)
+                fputs(ks.text, of.f);
         }
     }
     /* a trace synthesised like a table in the folded layout: the table's
@@ -447,6 +508,7 @@ int cli_whatif(int argc, char **argv)
     if (e != SIM_OK) {
         outfile_abort(&of);
         whatif_chain_free(chain);
+        stages_kept_free(&ks);
         return cli_report(e);
     }
     e = outfile_commit(&of);
@@ -456,5 +518,6 @@ int cli_whatif(int argc, char **argv)
         e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title);
     }
     whatif_chain_free(chain);
+    stages_kept_free(&ks);
     return e == SIM_OK ? 0 : cli_report(e);
 }
