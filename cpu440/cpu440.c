@@ -26,6 +26,9 @@ void cpu440_config_default(cpu440_config *c)
         .qemu_host_pages = (unsigned)param_default(PARAM_qemu_host_pages),
         .hostirq_host_pages =
             (unsigned)param_default(PARAM_hostirq_host_pages),
+        /* the UTLB: the cycle model's geometry (model/tlb440) */
+        .utlb_entries = (unsigned)param_default(PARAM_utlb_entries),
+        .utlb_pinned = (unsigned)param_default(PARAM_utlb_pinned),
         .think_s = 0.02,
         .guest_cpi = 1,
         .guest_cpi_den = 1,
@@ -38,6 +41,12 @@ void cpu440_config_host_pages(cpu440_config *c, const params *p)
     c->path_host_pages = (unsigned)P(p, path_host_pages);
     c->qemu_host_pages = (unsigned)P(p, qemu_host_pages);
     c->hostirq_host_pages = (unsigned)P(p, hostirq_host_pages);
+}
+
+void cpu440_config_utlb(cpu440_config *c, const params *p)
+{
+    c->utlb_entries = (unsigned)P(p, utlb_entries);
+    c->utlb_pinned = (unsigned)P(p, utlb_pinned);
 }
 
 /* Flat default handler time per exit path: the seed no-PV/PV tables'
@@ -223,6 +232,30 @@ static mirror_slot desired(const cpu440 *c, unsigned slot)
     return m;
 }
 
+/* Unicorn's slot for UTLB slot s (taken for it): its own number when the
+ * UTLB's round robin fits Unicorn's 64 slots; else the one holding it, a
+ * free one, or the next of a round robin, which takes an entry refilled
+ * for an access only after 63 others (an access needing three pages,
+ * its code and two data pages, cannot evict its own). */
+static unsigned mirror_take(cpu440 *c, unsigned s)
+{
+    if (c->uslot[s] >= 0)
+        return (unsigned)c->uslot[s];
+    unsigned u = s;
+    if (tlb440_hwater(c->tlb) >= ISS_TLB_SLOTS) {
+        for (u = 0; u < ISS_TLB_SLOTS && c->owner[u] >= 0; u++)
+            ;
+        if (u == ISS_TLB_SLOTS) {
+            u = c->uni_next;
+            c->uni_next = (u + 1) % ISS_TLB_SLOTS;
+            c->uslot[c->owner[u]] = -1;
+        }
+    }
+    c->owner[u] = (int16_t)s;
+    c->uslot[s] = (int16_t)u;
+    return u;
+}
+
 /* Makes Unicorn's slots equal the UTLB's guest-visible entries, so an
  * entry evicted or released really faults again; a switch to guest user
  * mode also rewrites the TID-1 entries so QEMU drops its cached
@@ -255,11 +288,18 @@ static void mirror_sync(cpu440 *c)
             d.valid == m->valid &&
             (!d.valid || (d.ea == m->ea && d.pa == m->pa && d.tid == m->tid &&
                           d.x == m->x && d.w == m->w));
+        int held = c->uslot[s];
         if (!same) {
-            if (d.valid)
-                iss_tlb_set(c->iss, s, d.ea, d.pa, d.tid, d.x, d.w);
-            else
-                iss_tlb_clear(c->iss, s);
+            /* a new entry takes a Unicorn slot (the guest retries the
+             * access that missed); a released one frees the one it had */
+            if (d.valid) {
+                unsigned u = mirror_take(c, s);
+                iss_tlb_set(c->iss, u, d.ea, d.pa, d.tid, d.x, d.w);
+            } else if (held >= 0) {
+                iss_tlb_clear(c->iss, (unsigned)held);
+                c->owner[held] = -1;
+                c->uslot[s] = -1;
+            }
             const tlb440_entry *e = tlb440_utlb(c->tlb, s);
             /* kvmppc_map_magic writes the host TLB directly, without the
              * kvm_stlb_write tracepoint: the magic page's entry is no
@@ -280,10 +320,32 @@ static void mirror_sync(cpu440 *c)
                 cpu_record_state(c, &r);
             }
             *m = d;
-        } else if (flush_tid1 && m->valid && m->tid == 1) {
-            iss_tlb_rewrite(c->iss, s, m->ea, m->pa, m->tid, m->x, m->w);
+        } else if (flush_tid1 && m->valid && m->tid == 1 && held >= 0) {
+            iss_tlb_rewrite(c->iss, (unsigned)held, m->ea, m->pa, m->tid,
+                            m->x, m->w);
         }
     }
+}
+
+/* Unicorn faulted at ea: with more UTLB slots than Unicorn's 64, an entry
+ * the UTLB holds (the guest's translation hits on the 440) may be out of
+ * Unicorn's slots, its slot taken for another. Puts it back (the access
+ * is retried; no exit, no guest time) and says whether it did. A UTLB
+ * whose round robin fits Unicorn's slots is mirrored whole: never. */
+static bool mirror_refill(cpu440 *c, uint32_t ea)
+{
+    if (tlb440_hwater(c->tlb) < ISS_TLB_SLOTS)
+        return false;
+    int s = tlb440_utlb_find(c->tlb, ea, 1, guest_pr(c) ? 0 : 1);
+    if (s < 0 || s > (int)tlb440_hwater(c->tlb))
+        return false;
+    const mirror_slot *m = &c->uni[s];
+    if (c->uslot[s] >= 0 || !m->valid)
+        return false; /* Unicorn has it, or it is no guest mapping */
+    unsigned u = mirror_take(c, (unsigned)s);
+    iss_tlb_set(c->iss, u, m->ea, m->pa, m->tid, m->x, m->w);
+    c->cnt.mirror_refills++;
+    return true;
 }
 
 static void check_limits(cpu440 *c)
@@ -321,7 +383,8 @@ static void exit_end(cpu440 *c)
     bool own_tick = t == EXIT_DEC && c->next_host_tick <= c->pend[0].tb;
     bool own_ext = t == EXIT_EXTINT && c->next_extint <= c->pend[0].tb;
     unsigned own = t == EXIT_DEC || t == EXIT_EXTINT;
-    bool heavy = (exit_flags(t) & EXF_HEAVY) != 0;
+    bool heavy = (exit_flags(t) & EXF_HEAVY) != 0 &&
+                 !(t == EXIT_MMIO && c->c.mmio_in_kernel);
     /* kvmppc_handle_exit checks signal_pending after a light exit: a
      * signal that arrived by then makes it a SIGNAL exit to user space. So
      * does console input: QEMU's I/O thread kicks the vcpu thread with a
@@ -641,6 +704,15 @@ static void on_dtlb(cpu440 *c, uint32_t pc)
     bool store;
     uint32_t ea = mem_ea(c, inst, &size, &store);
     bool pr = guest_pr(c);
+    /* a page the UTLB holds and Unicorn's slots did not: no miss (both
+     * pages of an access spanning two) */
+    bool refilled = mirror_refill(c, ea);
+    if (size > 1 && ((ea ^ (ea + size - 1)) & ~0xfffu))
+        refilled |= mirror_refill(c, (ea + size - 1) & ~0xfffu);
+    if (refilled) {
+        iss_set_pc(c->iss, pc);
+        return;
+    }
     /* an access spanning two pages faults on the one not mapped */
     if (size > 1 && ((ea ^ (ea + size - 1)) & ~0xfffu) &&
         tlb440_utlb_find(c->tlb, ea, 1, pr ? 0 : 1) >= 0)
@@ -688,6 +760,10 @@ static void on_dtlb(cpu440 *c, uint32_t pc)
 
 static void on_itlb(cpu440 *c, uint32_t pc)
 {
+    if (mirror_refill(c, pc)) { /* the UTLB holds it: no miss */
+        iss_set_pc(c->iss, pc);
+        return;
+    }
     bool pr = guest_pr(c);
     int gi;
     tlb440_class k = tlb440_classify(c->tlb, pc, (guest_msr(c) & MSR_IS) != 0,
@@ -878,8 +954,8 @@ sim_err cpu440_new(cpu440 **out, const cpu440_config *cfg)
     sim_err e = iss_open(&c->iss, &ic, &h);
     if (e == SIM_OK) {
         tlb440_config tc = {.gtlb_entries = 64,
-                            .utlb_entries = 64,
-                            .utlb_pinned = 1,
+                            .utlb_entries = cfg->utlb_entries,
+                            .utlb_pinned = cfg->utlb_pinned,
                             .guest_ram_bytes = cfg->ram_bytes,
                             .union_user_perms = cfg->union_user_perms};
         e = tlb440_new(&c->tlb, &tc);
@@ -989,6 +1065,9 @@ sim_err cpu440_run(cpu440 *c, const cpu440_limits *lim, cpu440_end *end)
     tlb440_reset(c->tlb);
     dev_reset(c);
     memset(c->uni, 0, sizeof c->uni);
+    memset(c->owner, 0xff, sizeof c->owner); /* -1: Unicorn's slots empty */
+    memset(c->uslot, 0xff, sizeof c->uslot);
+    c->uni_next = 0;
     memset(c->ver_seen, 0xff, sizeof c->ver_seen); /* force a first sync */
     hostpages_reset(&c->hp);
     memset(&c->cnt, 0, sizeof c->cnt);

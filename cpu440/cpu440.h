@@ -2,7 +2,8 @@
  * semantics, docs/kvm440.md §1, §3, §4, §5, §7). Unicorn runs
  * the guest's unprivileged instructions in problem state (cpu440/iss); this
  * module is what KVM virtualizes: the BookE privileged architecture, the
- * guest TLB and its shadow in the 64-slot UTLB (model/tlb440), the devices,
+ * guest TLB and its shadow in the UTLB (model/tlb440; the 440's 64 slots,
+ * or the parameters' utlb_entries of a what-if core), the devices,
  * the host's time-driven interrupts, and the classification of every exit as
  * the kernel's exit timing would charge it. Exits go to a sink as trace
  * records (model/trace.h) carrying flat default ticks per path until the
@@ -45,6 +46,15 @@ typedef struct cpu440_config {
      * hostirq_host_pages (model/params.h, docs/parameters.md). */
     unsigned common_host_pages, path_host_pages;
     unsigned qemu_host_pages, hostirq_host_pages;
+    /* The UTLB's geometry (model/tlb440): utlb_entries slots, the top
+     * utlb_pinned of them the host's pinned lowmem, the round robin over
+     * the rest (tlb_44x_hwater = utlb_entries - 1 - utlb_pinned).
+     * Defaults: the parameters utlb_entries and utlb_pinned (the 440: 64
+     * and 1); more than 64 is a hypothetical core (the what-if
+     * tlb-slots=N). Unicorn's own TLB has 64 slots (ISS_TLB_SLOTS): with
+     * more UTLB slots it holds the guest-visible entries as a cache, and
+     * a fault on an entry the UTLB holds is refilled without an exit. */
+    unsigned utlb_entries, utlb_pinned;
     double think_s;     /* delay before each scripted console line (0.02 s) */
     /* timebase ticks per guest instruction: guest_cpi / guest_cpi_den
      * (1 / 1) */
@@ -58,6 +68,11 @@ typedef struct cpu440_config {
     /* What-if: shadow entries of guest user pages made in guest supervisor
      * mode keep the guest's user permissions (tlb440_config). */
     bool union_user_perms;
+    /* What-if (3.9+'s kvm_io_bus devices, docs/whatif.md "inkernel-mmio"):
+     * an MMIO exit is served in the kernel, a light exit (no KVM_RUN
+     * return, no round trip to QEMU and its host pages; a signal arriving
+     * in it makes it SIGNAL as any light exit). Default false: QEMU. */
+    bool mmio_in_kernel;
     bool tb_frozen;     /* stress switch: guest timebase reads return a
                            constant (pins the microbench's refusal) */
 } cpu440_config;
@@ -68,6 +83,9 @@ void cpu440_config_default(cpu440_config *c);
  * predicting the run uses. */
 struct params;
 void cpu440_config_host_pages(cpu440_config *c, const struct params *p);
+/* The UTLB geometry of a parameter set (utlb_entries, utlb_pinned): the
+ * one the cycle model's soft TLB has when it prices or predicts the run. */
+void cpu440_config_utlb(cpu440_config *c, const struct params *p);
 
 /* Where records go: exit records (with handler and guest ticks) in time
  * order, each followed by the state records of its handling. */
@@ -163,6 +181,9 @@ typedef struct cpu440_counters {
     uint64_t guest_insns; /* guest instructions executed (block counts) */
     uint64_t tb;          /* simulated timebase now */
     uint64_t stub_runs;   /* shadow TLB updates carried into Unicorn */
+    /* guest faults on an entry the UTLB holds but Unicorn's 64 slots did
+     * not (a UTLB of more than 64 entries): refilled, no exit */
+    uint64_t mirror_refills;
     uint64_t shadow_maps; /* kvmppc_mmu_map calls */
     uint64_t host_fills;  /* host TLB misses taking a UTLB slot */
     uint64_t host_evicted_guest;

@@ -160,8 +160,16 @@ struct cpu440 {
     trace_rec pend[512];
     unsigned npend;
 
-    /* Unicorn mirror of the UTLB */
+    /* Unicorn mirror of the UTLB: uni[s] is what UTLB slot s shows the
+     * guest as last synced (and recorded in the trace), held in Unicorn's
+     * slot uslot[s] (-1: not held; owner[] the reverse). With at most 64
+     * round-robin slots each has Unicorn's slot of its own number (the
+     * 440); with more, Unicorn's 64 hold them as a cache, a free slot or
+     * the next of a round robin (uni_next) taken for an entry. */
     mirror_slot uni[TLB440_MAX];
+    int16_t uslot[TLB440_MAX];
+    int16_t owner[ISS_TLB_SLOTS];
+    unsigned uni_next;
     unsigned shadow_pid;
     uint32_t ver_seen[TLB440_MAX]; /* tlb440_slot_versions at the sync */
     bool magic_seen;

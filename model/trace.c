@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "tlb440.h"
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
@@ -58,7 +59,10 @@
 #define TRAILER_SIZE  16
 #define MIN_FILE_SIZE (TRACE_HEADER_SIZE + FOOTER_SIZE + TRAILER_SIZE)
 
-#define TLB_ENTRIES 64 /* 440 UTLB and KVM's guest TLB both have 64 */
+#define TLB_ENTRIES 64 /* KVM's guest TLB (and the 440's UTLB) has 64 */
+/* a shadow entry's hardware slot: the UTLB of a what-if core may have up
+ * to the 128 entries the model holds (utlb_entries, tlb-slots=N) */
+#define SHADOW_SLOTS TLB440_MAX
 
 _Static_assert(EXIT__COUNT <= TRACE_FOOTER_SLOTS, "exit types fit the footer");
 _Static_assert(TREC__MAX < 8, "kinds fit kind_counts[8]");
@@ -159,10 +163,12 @@ static const char *rec_problem(const trace_rec *r, char *buf, size_t n)
         return buf;
     case TREC_GTLB_WRITE:
     case TREC_STLB_WRITE:
-        if (r->type >= TLB_ENTRIES)
+        if (r->type >= (r->kind == TREC_GTLB_WRITE ? TLB_ENTRIES
+                                                   : SHADOW_SLOTS))
             snprintf(buf, n, "%s TLB index %u is out of range (0..%u)",
                      r->kind == TREC_GTLB_WRITE ? "guest" : "shadow", r->type,
-                     TLB_ENTRIES - 1);
+                     (r->kind == TREC_GTLB_WRITE ? TLB_ENTRIES
+                                                 : SHADOW_SLOTS) - 1);
         else if (r->flags || r->handler || r->guest)
             snprintf(buf, n,
                      "a TLB write record must have flags, handler and "
@@ -171,9 +177,9 @@ static const char *rec_problem(const trace_rec *r, char *buf, size_t n)
             return NULL;
         return buf;
     case TREC_STLB_INVAL:
-        if (r->type >= TLB_ENTRIES)
+        if (r->type >= SHADOW_SLOTS)
             snprintf(buf, n, "shadow TLB slot %u is out of range (0..%u)",
-                     r->type, TLB_ENTRIES - 1);
+                     r->type, SHADOW_SLOTS - 1);
         else if (r->irq || r->flags || r->pc || r->inst || r->addr ||
                  r->handler || r->guest)
             snprintf(buf, n,
@@ -214,10 +220,11 @@ static inline bool rec_ok(const trace_rec *r)
                (r->flags & (TRF_GUEST_INSNS | TRF_GUEST_KNOWN)) !=
                    (TRF_GUEST_INSNS | TRF_GUEST_KNOWN);
     case TREC_GTLB_WRITE:
-    case TREC_STLB_WRITE:
         return r->type < TLB_ENTRIES && !(r->flags | r->handler | r->guest);
+    case TREC_STLB_WRITE:
+        return r->type < SHADOW_SLOTS && !(r->flags | r->handler | r->guest);
     case TREC_STLB_INVAL:
-        return r->type < TLB_ENTRIES && !(r->irq | r->flags | r->pc | r->inst |
+        return r->type < SHADOW_SLOTS && !(r->irq | r->flags | r->pc | r->inst |
                                           r->addr | r->handler | r->guest);
     case TREC_MARKER:
         return !(r->irq | r->flags | r->pc | r->inst | r->addr | r->guest);

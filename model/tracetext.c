@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim_config.h"
+#include "tlb440.h"
 
 typedef unsigned long long ull;
 
@@ -495,7 +496,8 @@ typedef struct key {
 #define U8      UINT8_MAX
 #define U32     UINT32_MAX
 #define U64     UINT64_MAX
-#define TLB_MAX 63 /* 64-entry TLBs */
+#define TLB_MAX 63 /* the guest TLB's 64 entries */
+#define SLOT_MAX (TLB440_MAX - 1) /* a shadow's UTLB slot (trace.c) */
 static const key exit_keys[] = {
     {"irq", S_IRQ, U8},      {"pc", S_PC, U32},     {"inst", S_INST, U32},
     {"addr", S_ADDR, U32},   {"tb", S_TB, U64},     {"handler", S_HANDLER, U32},
@@ -507,15 +509,22 @@ static const key tlbw_keys[] = {{"index", S_TYPE, TLB_MAX},
                                 {"w2", S_ADDR, U32},
                                 {"tb", S_TB, U64},
                                 {NULL, 0, 0}};
+static const key stlbw_keys[] = {{"index", S_TYPE, SLOT_MAX},
+                                 {"tid", S_IRQ, U8},
+                                 {"w0", S_PC, U32},
+                                 {"w1", S_INST, U32},
+                                 {"w2", S_ADDR, U32},
+                                 {"tb", S_TB, U64},
+                                 {NULL, 0, 0}};
 static const key inval_keys[] = {
-    {"slot", S_TYPE, TLB_MAX}, {"tb", S_TB, U64}, {NULL, 0, 0}};
+    {"slot", S_TYPE, SLOT_MAX}, {"tb", S_TB, U64}, {NULL, 0, 0}};
 static const key marker_keys[] = {{"id", S_TYPE, U8},
                                   {"value", S_HANDLER, U32},
                                   {"tb", S_TB, U64},
                                   {NULL, 0, 0}};
 static const key *const kind_keys[TREC__MAX + 1] = {
     [TREC_EXIT] = exit_keys,       [TREC_GTLB_WRITE] = tlbw_keys,
-    [TREC_STLB_WRITE] = tlbw_keys, [TREC_STLB_INVAL] = inval_keys,
+    [TREC_STLB_WRITE] = stlbw_keys, [TREC_STLB_INVAL] = inval_keys,
     [TREC_MARKER] = marker_keys,
 };
 

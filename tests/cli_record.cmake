@@ -29,3 +29,19 @@ sim_cli_test(record_seconds_states_max 2
   "~--seconds: expected simulated seconds, more than 0 and at most 1000000, got '1e7'"
   record boot --seconds 1e7 -o x.bin)
 sim_cli_test(record_help_cites_docs 0 "~SPR/MSR accesses, docs/kvm440.md §5" record --help)
+# the UTLB's geometry is the parameters' (utlb_entries, utlb_pinned), with
+# or without --model: a what-if core's larger UTLB is recorded as such
+sim_cli_test(record_utlb_entries 0 "~# UTLB: 96 entries, 1 pinned, 95 round-robin slots" record boot --set utlb_entries=96 --exits 3000 -o recu96.bin)
+sim_cli_test(record_utlb_out_of_range 2 "~utlb_entries = 200 entries is out of range .8, 128." record boot --set utlb_entries=200 -o x.bin)
+sim_cli_test(record_utlb_pinned_too_many 2 "~UTLB 8, pinned 7 out of range" record boot --set utlb_entries=8 --set utlb_pinned=7 -o x.bin)
+sim_cli_test(record_help_utlb 0 "~utlb_entries, utlb_pinned: the UTLB's slots" record --help)
+# the kernel's what-if policies recorded (docs/cpu440.md): MMIO in the
+# kernel (cpu440 and the model), no iccci (the model's: needs --model)
+sim_cli_test(record_mmio_kernel 0 "~# kernel: MMIO served by in-kernel devices, light exits" record boot --mmio kernel --exits 3000 -o recmk.bin)
+sim_cli_test(record_mmio_bad 2 "~--mmio: expected qemu or kernel, got 'fast'" record boot --mmio fast -o x.bin)
+sim_cli_test(record_iccci_needs_model 2 "~--iccci off: the I-cache and its invalidate are the cycle model's .add --model." record boot --iccci off -o x.bin)
+sim_cli_test(record_iccci_off 0 "~no I-cache invalidate on guest entry .--iccci off." record boot --model --iccci off --exits 3000 -o recni.bin)
+add_test(NAME cli_record_policies_priced
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/record_policies.sh $<TARGET_FILE:sim>
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_record_policies_priced PROPERTIES TIMEOUT 300)

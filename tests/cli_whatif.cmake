@@ -478,3 +478,9 @@ add_test(NAME cli_whatif_systemc_interrupt
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/whatif_interrupt.sh $<TARGET_FILE:sim>
           ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_whatif_systemc_interrupt PROPERTIES TIMEOUT 60)
+# measured.record's own --set (a change of the measured system alone, the
+# cpu440-tlbslots case) reaches the measured recording only
+add_test(NAME cli_validate_measured_set
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_measured_set.sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_measured_set PROPERTIES TIMEOUT 300)

@@ -140,6 +140,22 @@ static void test_default_rates_are_the_parameters(void)
     cpu440_config_host_pages(&c, &p);
     CU_ASSERT_EQUAL(c.common_host_pages, 7);
     CU_ASSERT_EQUAL(c.hostirq_host_pages, 9);
+    /* the UTLB's geometry too (the 440's 64 entries, one pinned) */
+    CU_ASSERT_EQUAL(c.utlb_entries, P(&p, utlb_entries));
+    CU_ASSERT_EQUAL(c.utlb_pinned, P(&p, utlb_pinned));
+    CU_ASSERT_EQUAL(c.utlb_entries, 64);
+    P(&p, utlb_entries) = 96;
+    P(&p, utlb_pinned) = 2;
+    cpu440_config_utlb(&c, &p);
+    CU_ASSERT_EQUAL(c.utlb_entries, 96);
+    CU_ASSERT_EQUAL(c.utlb_pinned, 2);
+    cpu440 *big = NULL;
+    CU_ASSERT_EQUAL(cpu440_new(&big, &c), SIM_OK);
+    cpu440_free(big);
+    c.utlb_entries = 129; /* more than the model holds (TLB440_MAX) */
+    CU_ASSERT_EQUAL(cpu440_new(&big, &c), SIM_ERR_RANGE);
+    CU_ASSERT_PTR_NULL(big);
+    c.utlb_entries = 64;
     /* outside the parameters' ranges: refused */
     c.common_host_pages = 17;
     cpu440 *cpu = NULL;

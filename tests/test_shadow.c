@@ -71,6 +71,49 @@ static void test_guest_entry_outside_ram_is_mmio(void)
     kit_free(k);
 }
 
+/* The what-if policy of 3.9+'s in-kernel devices (cpu440_config
+ * mmio_in_kernel, sim record --mmio kernel): the same MMIO exits and the
+ * same device result, but light (no trip to user space) and without the
+ * round trip's host pages in the UTLB. */
+static void uart_access(bool in_kernel, unsigned *user, uint64_t *fills)
+{
+    kit *k = kit_new();
+    kit_li(k, 9, 0xef600000u);   /* reset entry 1: the UART */
+    kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
+    kit_emit(k, E_LI(3, 'k'));
+    kit_emit(k, E_STB(3, 0, 9)); /* THR */
+    kit_emit(k, E_POWEROFF);
+    cpu440_config c;
+    kit_config(&c);
+    c.mmio_in_kernel = in_kernel;
+    kit_run_cfg(k, &c, 1000);
+    CU_ASSERT_EQUAL(k->err, SIM_OK);
+    CU_ASSERT_EQUAL(kit_gpr(k, 4), 0x60); /* THRE | TEMT */
+    CU_ASSERT_EQUAL(k->types[EXIT_MMIO], 2);
+    *user = 0;
+    for (unsigned i = 0; i < k->nrec; i++)
+        if (k->recs[i].kind == TREC_EXIT && k->recs[i].type == EXIT_MMIO)
+            *user += (k->recs[i].flags & TRF_USERSPACE) != 0;
+    cpu440_counters cnt;
+    cpu440_get_counters(k->cpu, &cnt);
+    *fills = cnt.host_fills;
+    kit_free(k);
+}
+
+static void test_mmio_in_kernel_is_light(void)
+{
+    unsigned uq, uk;
+    uint64_t fq, fk;
+    uart_access(false, &uq, &fq);
+    uart_access(true, &uk, &fk);
+    CU_ASSERT_EQUAL(uq, 2); /* QEMU: both heavy */
+    CU_ASSERT_EQUAL(uk, 0);
+    /* the round trips' host pages are gone: the first fills
+     * qemu_host_pages (24) fresh slots, the second the part of its window
+     * the first did not hold */
+    CU_ASSERT_TRUE(fq > fk + (uint64_t)param_default(PARAM_qemu_host_pages));
+}
+
 static void test_unmapped_code_is_itlbreal(void)
 {
     kit *k = kit_new();
@@ -259,11 +302,17 @@ static void test_host_misses_evict_guest_shadows(void)
  * cpu440's clock in one, the model's draws in the other). */
 static void test_recording_evicts_as_the_model(void)
 {
-    static const unsigned n_common[] = {0, 3, 8};
-    for (unsigned i = 0; i < 3; i++) {
+    /* and at another UTLB geometry (sim record --set utlb_entries,
+     * utlb_pinned): both take it from the same parameters */
+    static const unsigned n_common[] = {0, 3, 8, 8, 8};
+    static const unsigned n_entries[] = {64, 64, 64, 48, 96};
+    static const unsigned n_pinned[] = {1, 1, 1, 2, 2};
+    for (unsigned i = 0; i < 5; i++) {
         params p;
         params_init(&p);
         P(&p, common_host_pages) = n_common[i];
+        P(&p, utlb_entries) = n_entries[i];
+        P(&p, utlb_pinned) = n_pinned[i];
         P(&p, host_tick_hz) = P(&p, host_irq_hz) = 0;
         P(&p, stall_hz) = P(&p, signal_hz) = 0;
         cost_model *m = NULL;
@@ -273,15 +322,20 @@ static void test_recording_evicts_as_the_model(void)
         cpu440_config c;
         kit_config(&c);
         cpu440_config_host_pages(&c, &p);
+        cpu440_config_utlb(&c, &p);
         cost_reset(m, c.tb_hz, c.tb_hz);
         cpu440_model_coster(&k->coster, m);
         k->has_coster = true;
         kit_run_cfg(k, &c, 100000);
         CU_ASSERT_EQUAL(k->err, SIM_OK);
         const tlb440 *a = k->cpu->tlb, *b = cost_tlb(m);
+        CU_ASSERT_EQUAL(tlb440_hwater(a), n_entries[i] - 1 - n_pinned[i]);
+        CU_ASSERT_EQUAL(tlb440_hwater(a), tlb440_hwater(b));
         const tlb440_stats *sa = tlb440_get_stats(a), *sb = tlb440_get_stats(b);
         CU_ASSERT_TRUE(sa->host_fills > 0);
-        CU_ASSERT_TRUE(sa->host_evicted_guest > 0 || n_common[i] == 0);
+        /* (the pages_twice's pressure is set for the 440's 64) */
+        CU_ASSERT_TRUE(sa->host_evicted_guest > 0 || n_common[i] == 0 ||
+                       n_entries[i] != 64);
         CU_ASSERT_EQUAL(sa->host_fills, sb->host_fills);
         CU_ASSERT_EQUAL(sa->host_evicted_guest, sb->host_evicted_guest);
         CU_ASSERT_EQUAL(sa->maps, sb->maps);
@@ -295,6 +349,74 @@ static void test_recording_evicts_as_the_model(void)
         kit_free(k);
         cost_free(m);
     }
+}
+
+/* Loads from n pages, one DCR exit, the same n pages again; returns the
+ * second pass's DTLBVIRT exits, with a UTLB of `entries` slots (one
+ * pinned) and no host pages, so only the round robin's size decides. */
+static unsigned second_pass_of_n(unsigned n, unsigned entries,
+                                 uint64_t *refills)
+{
+    kit *k = kit_new();
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            kit_emit(k, E_MFDCR(5, 0x0c0));
+        kit_li(k, 9, DATA_EA);
+        kit_emit(k, E_LI(6, (int)n));
+        kit_emit(k, 0x7cc903a6u); /* mtctr r6 */
+        kit_emit(k, E_LWZ(3, 0, 9));
+        kit_emit(k, E_ADDI(9, 9, 4096));
+        kit_emit(k, 0x4200fff8u); /* bdnz -8 */
+    }
+    kit_emit(k, E_POWEROFF);
+    params p;
+    params_init(&p);
+    P(&p, common_host_pages) = P(&p, path_host_pages) = 0;
+    P(&p, qemu_host_pages) = P(&p, hostirq_host_pages) = 0;
+    P(&p, utlb_entries) = entries;
+    cpu440_config c;
+    kit_config(&c);
+    cpu440_config_host_pages(&c, &p);
+    cpu440_config_utlb(&c, &p);
+    kit_run_cfg(k, &c, 100000);
+    CU_ASSERT_EQUAL(k->err, SIM_OK);
+    CU_ASSERT_EQUAL(k->end, CPU440_POWEROFF);
+    unsigned dcr = 0, virt = 0;
+    for (unsigned i = 0; i < k->nrec; i++) {
+        const trace_rec *r = &k->recs[i];
+        if (r->kind != TREC_EXIT)
+            continue;
+        dcr += r->type == EXIT_DCR;
+        virt += dcr >= 1 && r->type == EXIT_DTLBVIRT;
+    }
+    cpu440_counters cnt;
+    cpu440_get_counters(k->cpu, &cnt);
+    *refills = cnt.mirror_refills;
+    CU_ASSERT_TRUE(tlb440_guest_entries(k->cpu->tlb) <= entries - 1);
+    kit_free(k);
+    return virt;
+}
+
+/* A UTLB larger than the 440's (sim record --set utlb_entries, the
+ * what-if tlb-slots=N made real): 90 pages cycle through the 63 slots of
+ * the 440 and miss again every one, while 127 slots keep them all. Unicorn
+ * has only 64 slots: the pages beyond them are refilled from the UTLB
+ * without an exit. */
+static void test_a_larger_utlb_keeps_more_pages(void)
+{
+    uint64_t r64 = 0, r128 = 0, r32 = 0;
+    unsigned m64 = second_pass_of_n(90, 64, &r64);
+    unsigned m128 = second_pass_of_n(90, 128, &r128);
+    unsigned m32 = second_pass_of_n(20, 32, &r32);
+    CU_ASSERT_EQUAL(m64, 90);
+    CU_ASSERT_EQUAL(m128, 0);
+    CU_ASSERT_EQUAL(r64, 0); /* 63 slots: Unicorn mirrors them whole */
+    CU_ASSERT_TRUE(r128 > 0);
+    /* a smaller UTLB: 20 pages and the code's fit 31 slots */
+    CU_ASSERT_EQUAL(m32, 0);
+    CU_ASSERT_EQUAL(r32, 0);
+    unsigned m32b = second_pass_of_n(40, 32, &r32);
+    CU_ASSERT_EQUAL(m32b, 40);
 }
 
 static void test_unicorn_mirrors_exactly_the_shadow_entries(void)
@@ -327,6 +449,8 @@ static CU_TestInfo tests[] = {
      test_guest_entry_on_ram_is_dtlbvirt_once},
     {"guest entry outside RAM: MMIO", test_guest_entry_outside_ram_is_mmio},
     {"unmapped code: ITLBREAL", test_unmapped_code_is_itlbreal},
+    {"MMIO in the kernel: light, no QEMU pages",
+     test_mmio_in_kernel_is_light},
     {"PID change releases user shadows only",
      test_pid_change_releases_user_shadows_only},
     {"user mode cannot reach TID 1 shadows",
@@ -338,6 +462,8 @@ static CU_TestInfo tests[] = {
      test_recording_evicts_as_the_model},
     {"Unicorn mirrors the shadow entries",
      test_unicorn_mirrors_exactly_the_shadow_entries},
+    {"a larger UTLB keeps more pages (no VIRT miss again)",
+     test_a_larger_utlb_keeps_more_pages},
     CU_TEST_INFO_NULL,
 };
 

@@ -646,6 +646,9 @@ static void test_writer_rejects_bad_records(void)
         {.kind = TREC_EXIT, .type = EXIT_DEC,
          .flags = TRF_GUEST_KNOWN | TRF_GUEST_INSNS},
         {.kind = TREC_GTLB_WRITE, .type = 64},
+        /* a shadow's UTLB slot: up to the 128 entries of a what-if core */
+        {.kind = TREC_STLB_WRITE, .type = 128},
+        {.kind = TREC_STLB_INVAL, .type = 128},
         {.kind = TREC_STLB_WRITE, .type = 1, .handler = 5},
         {.kind = TREC_STLB_INVAL, .type = 1, .pc = 5},
         {.kind = TREC_MARKER, .type = 1, .guest = 5},
@@ -662,11 +665,18 @@ static void test_writer_rejects_bad_records(void)
     /* a refused record is not written; the writer goes on */
     trace_rec ok = rexit(EXIT_DEC, 7);
     CU_ASSERT_EQUAL(trace_writer_put(w, &ok), SIM_OK);
+    /* the last slot of a 128-entry UTLB is a shadow slot, not a guest
+     * TLB index */
+    trace_rec top = {.kind = TREC_STLB_INVAL, .type = 127, .tb = 8};
+    CU_ASSERT_EQUAL(trace_rec_check(&top), SIM_OK);
+    CU_ASSERT_EQUAL(trace_writer_put(w, &top), SIM_OK);
+    top.kind = TREC_GTLB_WRITE;
+    CU_ASSERT_EQUAL(trace_rec_check(&top), SIM_ERR_RANGE);
     CU_ASSERT_EQUAL(trace_writer_close(w), SIM_OK);
     trace_header h2;
     trace_footer f;
     CU_ASSERT_EQUAL(trace_read_footer(p, &h2, &f), SIM_OK);
-    CU_ASSERT_EQUAL(f.n_records, 1);
+    CU_ASSERT_EQUAL(f.n_records, 2);
 }
 
 static void test_writer_rejects_bad_header(void)
@@ -873,6 +883,10 @@ static void test_pack_rejects_malformed_lines(void)
          "t.txt:2:23: flags: unknown flag 'X'"},
         {H "gtlb index=64 tb=1\n", SIM_ERR_RANGE,
          "t.txt:2:12: index: expected a number 0..63"},
+        {H "stlb index=128 tb=1\n", SIM_ERR_RANGE,
+         "t.txt:2:12: index: expected a number 0..127"},
+        {H "stlb_inval slot=128 tb=1\n", SIM_ERR_RANGE,
+         "t.txt:2:17: slot: expected a number 0..127"},
         {H "stlb_inval slot=1 tid=1 tb=1\n", SIM_ERR_FORMAT,
          "unknown key 'tid' for stlb_inval: expected slot, tb"},
         {"exit DEC tb=1\n", SIM_ERR_FORMAT,

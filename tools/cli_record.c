@@ -113,7 +113,8 @@ static void help(FILE *f)
         "                 SPR/MSR accesses, docs/kvm440.md §5)\n"
         "  --model        price each exit with the cycle model (model/cost)\n"
         "  --params FILE  parameters (INI, `sim params show`): the host's\n"
-        "                 rates and pages always, the others with --model\n"
+        "                 rates and pages and the UTLB's slots always, the\n"
+        "                 others with --model\n"
         "  --set N=V      one parameter (repeatable); without --model only\n"
         "                 host_tick_hz, host_irq_hz and signal_hz: host\n"
         "                 decrementer interrupts, device interrupts and signals\n"
@@ -125,7 +126,13 @@ static void help(FILE *f)
         "                 and common_host_pages, path_host_pages,\n"
         "                 qemu_host_pages, hostirq_host_pages: the host's own\n"
         "                 UTLB fills, which evict guest shadow entries, by the\n"
-        "                 cycle model's rule (docs/cpu440.md)\n"
+        "                 cycle model's rule (docs/cpu440.md); and\n"
+        "                 utlb_entries, utlb_pinned: the UTLB's slots (64 on\n"
+        "                 the 440) and the host's pinned ones at its top, the\n"
+        "                 round robin over the rest; more than 64 is a\n"
+        "                 hypothetical core, what `sim whatif --transform\n"
+        "                 tlb-slots=N` predicts (utlb_entries = N +\n"
+        "                 utlb_pinned; docs/cpu440.md)\n"
         "  --host-tick-hz R, --extint-hz R, --signal-hz R\n"
         "                 the same as --set host_tick_hz=R, host_irq_hz=R,\n"
         "                 signal_hz=R\n"
@@ -156,6 +163,16 @@ static void help(FILE *f)
         "                 permissions as user ones) or union (what-if: a guest\n"
         "                 user page also keeps its own user permissions; a\n"
         "                 KUEP guest, e.g. linux-boot, then takes no ISI storm)\n"
+        "  --mmio M       qemu (default: every MMIO access is a heavy exit to\n"
+        "                 QEMU, KVM up to 3.8) or kernel (3.9+'s in-kernel\n"
+        "                 devices for all of them: the MMIO exit stays, light,\n"
+        "                 no round trip, no QEMU pages in the UTLB; with\n"
+        "                 --model priced as `sim whatif --transform\n"
+        "                 inkernel-mmio` prices it, docs/whatif.md)\n"
+        "  --iccci on|off on (default): KVM/440 invalidates the I-cache on\n"
+        "                 every guest entry; off: it does not (the cycle\n"
+        "                 model's I-cache, needs --model; as `sim whatif\n"
+        "                 --transform no-iccci`)\n"
         "  --list         list the workloads\n"
         "\n"
         "workloads:\n",
@@ -207,6 +224,8 @@ typedef struct rates {
     double tick, extint, signal;
     bool icount_time; /* --time icount */
     bool union_perms; /* --shadow-perms union */
+    bool mmio_kernel; /* --mmio kernel */
+    bool no_iccci;    /* --iccci off (the cycle model's, --model) */
 } rates;
 
 /* The host's rates of the run: the parameters, or their own options. */
@@ -243,6 +262,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_config_default(&cfg);
     workload_config(wl, &cfg);
     cfg.union_user_perms = rt->union_perms;
+    cfg.mmio_in_kernel = rt->mmio_kernel;
     if (rt->icount_time) {
         /* QEMU -icount shift=1: 2 ns per instruction, exits unseen */
         cfg.guest_cpi = (unsigned)(cfg.tb_hz / 500000u);
@@ -253,6 +273,7 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cfg.extint_hz = P(prm, host_irq_hz);
     cfg.signal_hz = P(prm, signal_hz);
     cpu440_config_host_pages(&cfg, prm);
+    cpu440_config_utlb(&cfg, prm);
     stats_init(&c.st, unit, cfg.tb_hz);
 
     /* cpu440's core runs at its timebase's clock, which the trace's header
@@ -290,6 +311,10 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
     cpu440_sink sink = {&c, put};
     cpu440_set_sink(cpu, &sink);
     if (model) {
+        /* the kernel's policies, as the what-ifs inkernel-mmio and
+         * no-iccci set them in the predicting model */
+        cost_set_mmio_in_kernel(model, rt->mmio_kernel);
+        cost_set_iccci(model, !rt->no_iccci);
         cost_reset(model, cfg.tb_hz, cfg.tb_hz);
         cpu440_coster k;
         cpu440_model_coster(&k, model);
@@ -346,6 +371,15 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
         printf("# ticks: %s (a flat default per exit path, not a "
                "prediction)\n",
                label);
+    if (rt->mmio_kernel || rt->no_iccci)
+        printf("# kernel: %s%s%s (what-if policies, docs/whatif.md)\n",
+               rt->mmio_kernel ? "MMIO served by in-kernel devices, light "
+                                 "exits (--mmio kernel)"
+                               : "",
+               rt->mmio_kernel && rt->no_iccci ? "; " : "",
+               rt->no_iccci ? "no I-cache invalidate on guest entry "
+                              "(--iccci off)"
+                            : "");
     printf("# host rates: %g decrementer interrupts/s, %g device "
            "interrupts/s, %g signals/s (host_tick_hz, host_irq_hz, "
            "signal_hz)\n",
@@ -358,6 +392,15 @@ static int run_workload(const char *cmd, const workload *wl, bool pv,
            cfg.common_host_pages, cfg.path_host_pages, cfg.qemu_host_pages,
            cfg.hostirq_host_pages, (unsigned long long)k.host_fills,
            (unsigned long long)k.host_evicted_guest);
+    printf("# UTLB: %u entries, %u pinned, %u round-robin slots "
+           "(utlb_entries, utlb_pinned)",
+           cfg.utlb_entries, cfg.utlb_pinned,
+           cfg.utlb_entries - cfg.utlb_pinned);
+    if (k.mirror_refills)
+        printf("; %llu guest accesses to entries outside Unicorn's 64 "
+               "slots refilled without an exit",
+               (unsigned long long)k.mirror_refills);
+    putchar('\n');
     printf("# host: %.2f s wall, %.0f exits/s, %.1f guest MIPS, %llu shadow "
            "TLB updates into Unicorn\n",
            wall, (double)k.exits / wall, (double)k.guest_insns / wall / 1e6,
@@ -409,6 +452,8 @@ int cli_record(int argc, char **argv)
         {"linux-dir", required_argument, 0, 'L'},
         {"time", required_argument, 0, 'M'},
         {"shadow-perms", required_argument, 0, 'A'},
+        {"mmio", required_argument, 0, 'I'},
+        {"iccci", required_argument, 0, 'i'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -416,7 +461,7 @@ int cli_record(int argc, char **argv)
     int fold = -1, console = -1; /* -1: the workload's default */
     bool model = false;
     stats_unit unit = STATS_USEC;
-    rates rt = {-1, -1, -1, false, false};
+    rates rt = {-1, -1, -1, false, false, false, false};
     const char *pfile = NULL;
     char *sets[64];
     int nsets = 0;
@@ -467,6 +512,14 @@ int cli_record(int argc, char **argv)
             break;
         case 'M':
             if (pick2("--time", optarg, "kvm", "icount", &rt.icount_time))
+                return 2;
+            break;
+        case 'I':
+            if (pick2("--mmio", optarg, "qemu", "kernel", &rt.mmio_kernel))
+                return 2;
+            break;
+        case 'i':
+            if (pick2("--iccci", optarg, "on", "off", &rt.no_iccci))
                 return 2;
             break;
         case 'F': fold = 1; break;
@@ -533,6 +586,10 @@ int cli_record(int argc, char **argv)
     int bad = cli_check_output_of(out, pfile);
     if (bad)
         return bad;
+    if (rt.no_iccci && !model)
+        return cli_usage_error("record", "--iccci off: the I-cache and its "
+                               "invalidate are the cycle model's (add "
+                               "--model)");
     for (int i = 0; i < nsets && !model; i++) {
         size_t n = strcspn(sets[i], "=");
         char name[32];
@@ -541,12 +598,14 @@ int cli_record(int argc, char **argv)
             strcmp(name, "signal_hz") && strcmp(name, "common_host_pages") &&
             strcmp(name, "path_host_pages") &&
             strcmp(name, "qemu_host_pages") &&
-            strcmp(name, "hostirq_host_pages"))
+            strcmp(name, "hostirq_host_pages") &&
+            strcmp(name, "utlb_entries") && strcmp(name, "utlb_pinned"))
             return cli_usage_error("record",
                                    "--set %.*s: without --model only "
-                                   "host_tick_hz, host_irq_hz, signal_hz "
-                                   "and the *_host_pages act (add --model "
-                                   "for the cycle model's)",
+                                   "host_tick_hz, host_irq_hz, signal_hz, "
+                                   "the *_host_pages, utlb_entries and "
+                                   "utlb_pinned act (add --model for the "
+                                   "cycle model's)",
                                    (int)n, sets[i]);
     }
     static params prm;
@@ -712,8 +771,10 @@ int cli_microbench(int argc, char **argv)
         printf("# trap cost on cpu440 (%s)\n", CPU440_COST_LABEL);
     cpu440_config cfg;
     cpu440_config_default(&cfg);
-    if (cm) /* the host pages of the model that prices the traps */
+    if (cm) { /* the host pages and UTLB of the model pricing the traps */
         cpu440_config_host_pages(&cfg, cost_params(cm));
+        cpu440_config_utlb(&cfg, cost_params(cm));
+    }
     /* as in sim record: the core runs at the timebase's clock */
     if (cm && cost_params(cm)->origin[PARAM_core_hz] != PO_DEFAULT &&
         P(cost_params(cm), core_hz) != (double)cfg.tb_hz) {
