@@ -486,6 +486,18 @@ static void quad_point(quad *q, const params *at, double *cost_pt)
  * ascending) */
 #define SHARP 1
 
+/* pdraw_curvature of q around at, the point's own objective taken at
+ * the QK seeds first (as sim validate does before drawing) */
+static void curv_at_point(quad *q, const pdraw *d, const params *at,
+                          pdraw_curv *cv)
+{
+    double cpt[QK];
+    quad_point(q, at, cpt);
+    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(d, at, quad_cost, q, QK, qseed, cpt,
+                                          cv),
+                          SIM_OK);
+}
+
 /* The step recovers the curvature along each direction (within 10%: the
  * noise of sd 0.3 an evaluation is the only error of a quadratic), narrows
  * the 100x one to a tenth of its sd, keeps the other at the linearised
@@ -505,12 +517,8 @@ static void test_curvature_recovers_the_scale(void)
     q.noise = 0.3;
     for (int j = 0; j < 2; j++) /* the module's eigenvalues are the hand's */
         CU_ASSERT(fabs(sqrt(d.eval[j]) - q.sig[j]) < 1e-9 * q.sig[j]);
-    double cpt[QK];
-    quad_point(&q, &at, cpt);
     pdraw_curv cv;
-    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
-                                          cpt, &cv),
-                          SIM_OK);
+    curv_at_point(&q, &d, &at, &cv);
     CU_ASSERT_EQUAL(cv.n, 2);
     /* +-h at each seed, along both, and again along the narrowed one */
     CU_ASSERT_EQUAL(cv.evals, 3 * 2 * QK);
@@ -554,10 +562,7 @@ static void test_curvature_recovers_the_scale(void)
     q.mu[0] = 0.15;
     q.c[1] = 50;
     q.noise = 0.3;
-    quad_point(&q, &at, cpt);
-    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
-                                          cpt, &cv),
-                          SIM_OK);
+    curv_at_point(&q, &d, &at, &cv);
     CU_ASSERT_EQUAL(cv.dir[0].wide.hm, 0.5);
     CU_ASSERT_EQUAL(cv.dir[0].wide.hp, 1);
     CU_ASSERT_EQUAL(cv.dir[0].lead[0], PARAM_cpi);
@@ -575,6 +580,8 @@ static void test_curvature_recovers_the_scale(void)
     pdraw_free(&d);
     write_ini("; cpi: +- 0.1 x (1 sigma)\ncpi = 2\n");
     CU_ASSERT_EQUAL_FATAL(pdraw_load(&d, ini), SIM_OK);
+    double cpt[QK];
+    quad_point(&q, &at, cpt);
     CU_ASSERT_EQUAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed, cpt,
                                     &cv),
                     SIM_ERR_FORMAT);
@@ -602,12 +609,8 @@ static void test_curvature_errs_wide(void)
     q.c[SHARP] = 0;
     q.q4[SHARP] = 100;
     q.noise = 0.05;
-    double cpt[QK];
-    quad_point(&q, &at, cpt);
     pdraw_curv cv;
-    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
-                                          cpt, &cv),
-                          SIM_OK);
+    curv_at_point(&q, &d, &at, &cv);
     const pdraw_dir *s = &cv.dir[SHARP];
     CU_ASSERT(fabs(s->wide.curv / 100 - 1) < 0.1);
     CU_ASSERT_TRUE(s->refined);
@@ -696,12 +699,8 @@ static void test_curvature_proposal_weighs_well(void)
     }
     double lin[5], cur[5];
     double ess_lin = quad_weigh(&q, &d, &at, r, lin);
-    double cpt[QK];
-    quad_point(&q, &at, cpt);
     pdraw_curv cv;
-    CU_ASSERT_EQUAL_FATAL(pdraw_curvature(&d, &at, quad_cost, &q, QK, qseed,
-                                          cpt, &cv),
-                          SIM_OK);
+    curv_at_point(&q, &d, &at, &cv);
     pdraw_narrow(&d, &cv);
     double ess_cur = quad_weigh(&q, &d, &at, r, cur);
     CU_ASSERT(ess_lin < 0.25 * QN);
