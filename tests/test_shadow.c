@@ -51,14 +51,21 @@ static void test_guest_entry_on_ram_is_dtlbvirt_once(void)
     kit_free(k);
 }
 
-static void test_guest_entry_outside_ram_is_mmio(void)
+/* The guest reads the UART's LSR and writes a byte to its THR, through
+ * the reset TLB's entry 1 (outside RAM: MMIO), then powers off. */
+static void uart_program(kit *k)
 {
-    kit *k = kit_new();
     kit_li(k, 9, 0xef600000u);   /* reset entry 1: the UART */
     kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
     kit_emit(k, E_LI(3, 'k'));
     kit_emit(k, E_STB(3, 0, 9)); /* THR */
     kit_emit(k, E_POWEROFF);
+}
+
+static void test_guest_entry_outside_ram_is_mmio(void)
+{
+    kit *k = kit_new();
+    uart_program(k);
     kit_run(k);
     CU_ASSERT_EQUAL(kit_gpr(k, 4), 0x60); /* THRE | TEMT */
     CU_ASSERT_EQUAL(k->types[EXIT_MMIO], 2);
@@ -78,11 +85,7 @@ static void test_guest_entry_outside_ram_is_mmio(void)
 static void uart_access(bool in_kernel, unsigned *user, uint64_t *fills)
 {
     kit *k = kit_new();
-    kit_li(k, 9, 0xef600000u);   /* reset entry 1: the UART */
-    kit_emit(k, E_LBZ(4, 5, 9)); /* LSR */
-    kit_emit(k, E_LI(3, 'k'));
-    kit_emit(k, E_STB(3, 0, 9)); /* THR */
-    kit_emit(k, E_POWEROFF);
+    uart_program(k);
     cpu440_config c;
     kit_config(&c);
     c.mmio_in_kernel = in_kernel;
