@@ -27,8 +27,9 @@ static int index_of(const pdraw *d, int id)
 }
 
 /* A factor of the covariance: Cholesky when it is positive definite,
- * else V sqrt(max(L, 0)) of its eigen-decomposition. */
-static sim_err factorise(pdraw *d, gsl_matrix *cov)
+ * else V sqrt(max(L, 0)) of its eigen-decomposition (ev, v: GSL's order) */
+static sim_err factorise(pdraw *d, gsl_matrix *cov, const gsl_vector *ev,
+                         const gsl_matrix *v)
 {
     size_t n = (size_t)d->n;
     d->factor = gsl_matrix_alloc(n, n);
@@ -44,11 +45,6 @@ static sim_err factorise(pdraw *d, gsl_matrix *cov)
         }
         return SIM_OK;
     }
-    gsl_matrix *a = gsl_matrix_alloc(n, n), *v = gsl_matrix_alloc(n, n);
-    gsl_vector *ev = gsl_vector_alloc(n);
-    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
-    gsl_matrix_memcpy(a, cov);
-    gsl_eigen_symmv(a, ev, v, w);
     for (size_t j = 0; j < n; j++) {
         double l = gsl_vector_get(ev, j);
         if (l < 0)
@@ -58,30 +54,30 @@ static sim_err factorise(pdraw *d, gsl_matrix *cov)
         for (size_t i = 0; i < n; i++)
             gsl_matrix_set(d->factor, i, j, gsl_matrix_get(v, i, j) * s);
     }
-    gsl_eigen_symmv_free(w);
-    gsl_vector_free(ev);
-    gsl_matrix_free(v);
-    gsl_matrix_free(a);
     return SIM_OK;
 }
 
-/* The covariance's eigen-decomposition into d->evec, d->eval (GSL,
- * sorted by ascending eigenvalue so the order does not depend on the
- * solver's) */
-static void eigen(pdraw *d, const gsl_matrix *cov)
+/* The covariance's eigen-decomposition (GSL) into ev and v, in the
+ * solver's order (the factor's columns), and into d->evec, d->eval sorted
+ * by ascending eigenvalue so that their order does not depend on the
+ * solver's */
+static void eigen(pdraw *d, const gsl_matrix *cov, gsl_vector *ev,
+                  gsl_matrix *v)
 {
     size_t n = (size_t)d->n;
     gsl_matrix *a = gsl_matrix_alloc(n, n);
-    gsl_vector *ev = gsl_vector_alloc(n);
+    gsl_vector *es = gsl_vector_alloc(n);
     gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
-    d->evec = gsl_matrix_alloc(n, n);
     gsl_matrix_memcpy(a, cov);
-    gsl_eigen_symmv(a, ev, d->evec, w);
-    gsl_eigen_symmv_sort(ev, d->evec, GSL_EIGEN_SORT_VAL_ASC);
+    gsl_eigen_symmv(a, ev, v, w);
+    d->evec = gsl_matrix_alloc(n, n);
+    gsl_matrix_memcpy(d->evec, v);
+    gsl_vector_memcpy(es, ev);
+    gsl_eigen_symmv_sort(es, d->evec, GSL_EIGEN_SORT_VAL_ASC);
     for (size_t j = 0; j < n; j++)
-        d->eval[j] = gsl_vector_get(ev, j);
+        d->eval[j] = gsl_vector_get(es, j);
     gsl_eigen_symmv_free(w);
-    gsl_vector_free(ev);
+    gsl_vector_free(es);
     gsl_matrix_free(a);
 }
 
@@ -159,10 +155,15 @@ sim_err pdraw_load(pdraw *d, const char *path)
         }
     }
     fclose(f);
-    if (e == SIM_OK)
-        e = factorise(d, cov);
-    if (e == SIM_OK)
-        eigen(d, cov);
+    if (e == SIM_OK) {
+        size_t n = (size_t)d->n;
+        gsl_vector *ev = gsl_vector_alloc(n);
+        gsl_matrix *v = gsl_matrix_alloc(n, n);
+        eigen(d, cov, ev, v);
+        e = factorise(d, cov, ev, v);
+        gsl_vector_free(ev);
+        gsl_matrix_free(v);
+    }
     gsl_matrix_free(cov);
     if (e != SIM_OK)
         pdraw_free(d);
