@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tlb440.h"
 #include "trace.h"
 
 #define HDR    128
@@ -69,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Stream every chunk and use the records as consumers do: arrays
      * indexed by type must stay in bounds (ASan checks). */
-    uint64_t by_type[EXIT__COUNT] = {0}, by_slot[64] = {0};
+    /* a guest TLB write's index is one of the guest TLB's 64 entries; a
+     * shadow write's or release's slot one of the UTLB's, up to the
+     * TLB440_MAX a what-if core may have (trace.c's SHADOW_SLOTS) */
+    uint64_t by_type[EXIT__COUNT] = {0}, by_gtlb[64] = {0},
+             by_slot[TLB440_MAX] = {0};
     trace_reader *r;
     int streamed = 0;
     trace_footer seen = {0};
@@ -87,6 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t i = 0; i < k; i++) {
                 if (recs[i].kind == TREC_EXIT)
                     by_type[recs[i].type]++;
+                else if (recs[i].kind == TREC_GTLB_WRITE)
+                    by_gtlb[recs[i].type]++;
                 else if (recs[i].kind != TREC_MARKER)
                     by_slot[recs[i].type]++;
             }
