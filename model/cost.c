@@ -105,6 +105,7 @@ struct cost_model {
     bool thrash;  /* this exit ran host work or QEMU: caches lost */
     uint64_t last_g; /* guest cycles after the last exit (whatif extends) */
     bool iccci;      /* every entry invalidates the I-cache */
+    uint64_t handler_extra; /* cycles added to every handler (what-if null) */
     bool mmio_in_kernel, lazy_tlb; /* what-if policies (cost.h) */
     uint64_t icache_warm[EXIT__COUNT]; /* !iccci: handler lines x miss */
     double handler_lines[EXIT__COUNT];
@@ -314,7 +315,7 @@ static void precompute(cost_model *m)
                        (pa & PATH_LASTINST ? P(p, lastinst_insns) : 0)));
         f[CSTAGE_timing] =
             cyc(P(p, timing_divides) * P(p, do_div_cycles));
-        f[CSTAGE_dispatch] = cyc(cpi * P(p, dispatch_insns));
+        f[CSTAGE_dispatch] = cyc(cpi * P(p, dispatch_insns)) + m->handler_extra;
         double lines = P(p, common_code_lines);
         if (pa & (PATH_EMUL | PATH_MMIO))
             lines += P(p, emul_code_lines);
@@ -1313,6 +1314,12 @@ void cost_guest_counts(const cost_model *m, uint64_t *from_trace,
 void cost_set_iccci(cost_model *m, bool on)
 {
     m->iccci = on;
+    precompute(m);
+}
+
+void cost_set_handler_extra(cost_model *m, uint64_t cycles)
+{
+    m->handler_extra = cycles;
     precompute(m);
 }
 

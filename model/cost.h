@@ -186,6 +186,10 @@ uint64_t cost_refill_growth(const cost_model *m, exit_type t, uint64_t n,
  * is the what-if no-iccci: handler and guest code lines then survive the
  * exit like its data lines (docs/whatif.md). Recomputes the fixed costs. */
 void cost_set_iccci(cost_model *m, bool on);
+/* Every exit's handler `cycles` longer (its dispatch stage): a price change
+ * only, for the what-if null's measurement of the lockstep (docs/whatif.md
+ * "null"). 0, the default, is the kernel. Recomputes the fixed costs. */
+void cost_set_handler_extra(cost_model *m, uint64_t cycles);
 /* What-if inkernel-mmio: MMIO exits are served by an in-kernel device
  * (3.9+'s kvm_io_bus): no KVM_RUN return, vcpu_put/load or QEMU; the device
  * costs a second pass of the MMIO decode's size (emul_mmio_insns). */

@@ -14,7 +14,7 @@
 #include "tlbword.h"
 
 extern const xf_ops xf_pv, xf_no_iccci, xf_tlb_slots, xf_inkernel_mmio,
-    xf_lazy_tlb;
+    xf_lazy_tlb, xf_null;
 
 /* Every transform, in the order they apply when composed. */
 static const xf_ops *const transforms[] = {
@@ -23,6 +23,7 @@ static const xf_ops *const transforms[] = {
     &xf_tlb_slots,
     &xf_inkernel_mmio,
     &xf_lazy_tlb,
+    &xf_null,
 };
 #define N_XF (sizeof transforms / sizeof transforms[0])
 

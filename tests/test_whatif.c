@@ -540,6 +540,34 @@ static void test_tlb_slots_keep_pages_resident(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 140);
 }
 
+/* null changes nothing without options; cycles=N only prices (with the
+ * host's noise off no exit, page or fill moves); its options are checked */
+static void test_null_is_the_identity(void)
+{
+    params p;
+    quiet(&p);
+    make_tlb_trace();
+    pack(tlb_trace);
+    static const char *const specs[] = {"null", "null:cycles=1000"};
+    for (size_t k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL_FATAL(run(specs[k], &p, STATS_TICKS), SIM_OK);
+        CU_ASSERT_EQUAL(g_res.removed, 0);
+        for (int t = 0; t < EXIT__COUNT; t++)
+            CU_ASSERT_EQUAL(g_base.rows[t].count, g_pred.rows[t].count);
+    }
+    CU_ASSERT_EQUAL(g_pred.rows[EXIT_DTLBVIRT].sum,
+                    g_base.rows[EXIT_DTLBVIRT].sum + 140 * 1000);
+    static const char *const bad[] = {"null:cycles=", "null:cycles=-1",
+                                      "null:cycles=1001", "null:seed=1:",
+                                      "null:cycles=1:cycles=2", "null:x=1",
+                                      "null=5"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        whatif_chain *c = NULL;
+        CU_ASSERT_EQUAL(whatif_chain_parse(&c, bad[k]), SIM_ERR_USAGE);
+        whatif_chain_free(c);
+    }
+}
+
 /* Light exits without guest ticks: every handler stage of the model. */
 static const char light_trace[] =
     HEAD
@@ -1105,6 +1133,7 @@ static CU_TestInfo tests[] = {
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
+    {"null is the identity", test_null_is_the_identity},
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},
     {"inkernel-mmio: no QEMU round trip", test_inkernel_mmio_drops_the_qemu_round_trip},
