@@ -10,7 +10,8 @@
  *     (plus what replaces it in the guest) to the run around it; a VIRT TLB
  *     miss of the trace is dropped when the prediction's soft TLB still holds
  *     the page while the baseline's had lost it (fewer exits, fewer host
- *     fills, fewer evictions); time-driven exits (DEC,
+ *     fills, fewer evictions), unless a miss is owed (one to a page the
+ *     baseline's holds and the prediction's lost); time-driven exits (DEC,
  *     EXTINT) keep their place in guest time, so their number follows the
  *     predicted guest time; SIGNAL exits follow the workload and stay.
  * One file per transform (model/xf_<name>.c), registered in one table in
@@ -156,6 +157,12 @@ typedef struct whatif_result {
                                         resident in the prediction */
     uint64_t misses_unexplained;     /* VIRT misses the baseline's own soft
                                         TLB held (kept as workload-driven) */
+    uint64_t misses_lost_pred;       /* of those, the prediction's had lost
+                                        the page: a miss owed */
+    uint64_t misses_kept_owed;       /* VIRT misses the prediction's soft
+                                        TLB holds, kept against one owed */
+    uint64_t misses_owed_left;       /* owed at the end: misses the
+                                        prediction would add, not added */
     uint64_t timed_trace, timed_pred; /* DEC+EXTINT: the trace's, the
                                          prediction's; on the SystemC
                                          platform DEC+EXTINT+SIGNAL made by

@@ -540,6 +540,64 @@ static void test_tlb_slots_keep_pages_resident(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 140);
 }
 
+/* The owed misses (docs/whatif.md, "Host TLB pressure"), on DTLBVIRT
+ * misses to pages of one guest entry, with the host's pages off so that
+ * every UTLB fill is a guest shadow map (pure round robin: 63 slots in the
+ * baseline, 120 in the prediction):
+ *   pages 0..69   both lose them; the baseline keeps 7..69, the prediction
+ *                 all
+ *   pages 0..6    the baseline lost them, the prediction holds them:
+ *                 re-derived away (7), not mapped by the prediction
+ *   pages 70..129 both map them: the baseline evicts 14..69 and 0..3, the
+ *                 prediction (130 maps in 120 slots) its oldest, 0..9
+ *   page 5        the baseline holds it, the prediction lost it: owed
+ *   page 20       the baseline lost it, the prediction holds it: kept
+ *                 against the one owed
+ *   page 21       the same, nothing owed: re-derived away.
+ * The one-sided rule removed 9 of them; this one 8, and keeps 132. */
+static char owed_trace[16384];
+static size_t owed_line(size_t n, int page, int tb)
+{
+    return n + (size_t)snprintf(owed_trace + n, sizeof owed_trace - n,
+                                "exit DTLBVIRT irq=13 pc=0xc0002000 "
+                                "inst=0x813f0008 addr=0x%08x tb=%d "
+                                "guest=1000 flags=G\n",
+                                0xc0100000u + 4096u * (unsigned)page, tb);
+}
+
+static void test_owed_miss_keeps_a_rederived_one(void)
+{
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_common_host_pages, 0, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_path_host_pages, 0, "t"), SIM_OK);
+    size_t n = (size_t)snprintf(
+        owed_trace, sizeof owed_trace,
+        HEAD "gtlb index=2 tid=0 w0=0xc0000270 w1=0x00000000 w2=0x0000003f "
+             "tb=500\n");
+    int tb = 1000;
+    for (int i = 0; i < 70; i++)
+        n = owed_line(n, i, tb++);
+    for (int i = 0; i < 7; i++)
+        n = owed_line(n, i, tb++);
+    for (int i = 70; i < 130; i++)
+        n = owed_line(n, i, tb++);
+    n = owed_line(n, 5, tb++);
+    n = owed_line(n, 20, tb++);
+    n = owed_line(n, 21, tb++);
+    snprintf(owed_trace + n, sizeof owed_trace - n,
+             "exit SYSCALL irq=8 pc=0x10000000 tb=%d guest=1000 flags=G,PR\n",
+             tb);
+    pack(owed_trace);
+    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=119", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_base, EXIT_DTLBVIRT), 140);
+    CU_ASSERT_EQUAL(g_res.misses_lost_pred, 1);
+    CU_ASSERT_EQUAL(g_res.misses_kept_owed, 1);
+    CU_ASSERT_EQUAL(g_res.misses_owed_left, 0);
+    CU_ASSERT_EQUAL(g_res.misses_rederived, 8);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 132);
+}
+
 /* null changes nothing without options; cycles=N only prices (with the
  * host's noise off no exit, page or fill moves); its options are checked */
 static void test_null_is_the_identity(void)
@@ -552,6 +610,7 @@ static void test_null_is_the_identity(void)
     for (size_t k = 0; k < 2; k++) {
         CU_ASSERT_EQUAL_FATAL(run(specs[k], &p, STATS_TICKS), SIM_OK);
         CU_ASSERT_EQUAL(g_res.removed, 0);
+        CU_ASSERT_EQUAL(g_res.misses_lost_pred, 0);
         for (int t = 0; t < EXIT__COUNT; t++)
             CU_ASSERT_EQUAL(g_base.rows[t].count, g_pred.rows[t].count);
     }
@@ -1133,6 +1192,8 @@ static CU_TestInfo tests[] = {
     {"identity predicts the baseline", test_identity_predicts_the_baseline},
     {"identity with a timed exit first", test_identity_with_a_timed_exit_first},
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
+    {"an owed VIRT miss keeps a re-derived one",
+     test_owed_miss_keeps_a_rederived_one},
     {"null is the identity", test_null_is_the_identity},
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},

@@ -472,6 +472,15 @@ int cli_whatif(int argc, char **argv)
                     (unsigned long long)res.timed_trace,
                     systemc ? "baseline" : "trace",
                     (unsigned long long)res.timed_pred);
+            fprintf(of.f,
+                    "# VIRT misses owed (docs/whatif.md, \"Host TLB "
+                    "pressure\"): %llu of the trace's to a page the "
+                    "prediction's soft TLB lost and the baseline's holds; "
+                    "%llu re-derived misses kept against them, %llu owed at "
+                    "the end (not added)\n",
+                    (unsigned long long)res.misses_lost_pred,
+                    (unsigned long long)res.misses_kept_owed,
+                    (unsigned long long)res.misses_owed_left);
             char gl[512];
             whatif_guest_line(gl, sizeof gl, &res);
             fprintf(of.f, "# %s\n", gl);
