@@ -2,6 +2,7 @@
  * after an optimization, and per row its difference from the untransformed
  * prediction (model/whatif, docs/whatif.md). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,7 +516,8 @@ int cli_whatif(int argc, char **argv)
     if (e == SIM_OK && plot) {
         char title[256];
         snprintf(title, sizeof title, "%s: %s", base, whatif_chain_name(chain));
-        e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title);
+        e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title,
+                             NAN);
     }
     whatif_chain_free(chain);
     stages_kept_free(&ks);
