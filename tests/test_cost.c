@@ -466,6 +466,19 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     cost_free(m);
 }
 
+/* Quiet host but for device interrupts, ~7.5 of them in each 5000-cycle
+ * exit, each waking 1000 usec of work (667,000 cycles) */
+static void woken_work_params(params *p)
+{
+    quiet(p);
+    P(p, host_irq_hz) = 1e6;
+    P(p, dispatch_insns) = 5000;
+    P(p, host_irq_usec) = 1000;
+    P(p, host_irq_sigma) = 0;
+    P(p, hostirq_code_lines) = 10;
+    P(p, icache_miss_cycles) = 10;
+}
+
 /* A device interrupt's woken work (host_irq_usec) runs only where the
  * vcpu thread can be scheduled out (docs/cost-model.md, "Host work"): a
  * reflected TLB miss, which has no scheduling point, carries the
@@ -474,13 +487,7 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
 static void test_woken_work_waits_for_a_scheduling_point(void)
 {
     params p;
-    quiet(&p);
-    P(&p, host_irq_hz) = 1e6; /* ~7.5 interrupts in each 5000-cycle exit */
-    P(&p, dispatch_insns) = 5000;
-    P(&p, host_irq_usec) = 1000;
-    P(&p, host_irq_sigma) = 0;
-    P(&p, hostirq_code_lines) = 10;
-    P(&p, icache_miss_cycles) = 10;
+    woken_work_params(&p);
     cost_model *m = mk(&p);
     uint64_t work = 1000ull * 667;
     uint64_t real = handler_of(m, ex(EXIT_DTLBREAL, 0, 0x10000000u), 0);
@@ -499,13 +506,7 @@ static void test_woken_work_waits_for_a_scheduling_point(void)
 static void test_inkernel_mmio_has_no_scheduling_point(void)
 {
     params p;
-    quiet(&p);
-    P(&p, host_irq_hz) = 1e6;
-    P(&p, dispatch_insns) = 5000;
-    P(&p, host_irq_usec) = 1000;
-    P(&p, host_irq_sigma) = 0;
-    P(&p, hostirq_code_lines) = 10;
-    P(&p, icache_miss_cycles) = 10;
+    woken_work_params(&p);
     uint64_t work = 1000ull * 667;
     uint64_t mmio[2], virt[2];
     for (int in_kernel = 0; in_kernel <= 1; in_kernel++) {
