@@ -210,3 +210,72 @@ void insnprof_write(FILE *f, const insnprof *p)
                    "above in the total only)\n",
                 "(others)", grouped(a, sizeof a, p->other), INSNPROF_MAX);
 }
+
+static const insnprof_row *find(const insnprof *p, const insnprof_row *r)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->rows[i].key == r->key && p->rows[i].wait == r->wait)
+            return &p->rows[i];
+    return NULL;
+}
+
+static void diff_line(FILE *f, const char *name, uint64_t c0, uint64_t s0,
+                      uint64_t c1, uint64_t s1, double div, const char *what)
+{
+    char a[32], b[32], x[32], y[32];
+    double u0 = (double)s0 / div, u1 = (double)s1 / div;
+    fprintf(f, "# %-16s %12s %12s %14s %14s %+14.0f  %s\n", name,
+            grouped(a, sizeof a, c0), grouped(b, sizeof b, c1),
+            grouped(x, sizeof x, (uint64_t)(u0 + 0.5)),
+            grouped(y, sizeof y, (uint64_t)(u1 + 0.5)), u1 - u0, what);
+}
+
+void insnprof_write_diff(FILE *f, const insnprof *base, const insnprof *pred,
+                         const char *ref_label, const char *label)
+{
+    double div = base->usec ? 1.0 : (double)base->tb_per_usec;
+    char a[32], b[32], x[32], y[32];
+    fprintf(f,
+            "# emulated instructions by instruction word, %s -> %s: %s -> %s "
+            "exits, their handlers %s -> %s usec (%s; docs/tables.md \"By "
+            "instruction\")\n",
+            ref_label, label, grouped(a, sizeof a, base->exits),
+            grouped(b, sizeof b, pred->exits),
+            grouped(x, sizeof x, (uint64_t)((double)base->sum / div + 0.5)),
+            grouped(y, sizeof y, (uint64_t)((double)pred->sum / div + 0.5)),
+            base->usec ? "2.6.29 accounting: each sample truncated to usec"
+                       : "3.1 accounting: ticks added, then divided");
+    if (base->exits == 0 && pred->exits == 0)
+        return;
+    fprintf(f, "# %-16s %12s %12s %14s %14s %14s  %s\n", "insn", "exits ref",
+            "exits new", "sum usec ref", "sum usec new", "new - ref",
+            "whatif pv");
+    /* the baseline's lines by its time, then the prediction's own */
+    const insnprof_row *order[2 * INSNPROF_MAX];
+    int n = 0;
+    for (int i = 0; i < base->n; i++)
+        order[n++] = &base->rows[i];
+    qsort(order, (size_t)n, sizeof order[0], by_sum);
+    int nb = n;
+    for (int i = 0; i < pred->n; i++)
+        if (!find(base, &pred->rows[i]))
+            order[n++] = &pred->rows[i];
+    qsort(order + nb, (size_t)(n - nb), sizeof order[0], by_sum);
+    for (int i = 0; i < n; i++) {
+        const insnprof_row *r0 = i < nb ? order[i] : find(base, order[i]);
+        const insnprof_row *r1 = i < nb ? find(pred, order[i]) : order[i];
+        char nm[48];
+        name_of(order[i], nm, sizeof nm);
+        diff_line(f, nm, r0 ? r0->count : 0, r0 ? r0->sum : 0,
+                  r1 ? r1->count : 0, r1 ? r1->sum : 0, div,
+                  xf_pv_fate(order[i]->inst, order[i]->wait));
+    }
+    if (base->user || pred->user)
+        diff_line(f, "(user mode)", base->user, base->user_sum, pred->user,
+                  pred->user_sum, div,
+                  "traps (the kernel patches its own text only)");
+    if (base->no_word || pred->no_word)
+        diff_line(f, "(no word)", base->no_word, base->no_word_sum,
+                  pred->no_word, pred->no_word_sum, div,
+                  "not known: the trace has no instruction word");
+}

@@ -48,6 +48,11 @@ void insnprof_add(insnprof *p, const trace_rec *r, uint64_t handler_ticks);
 /* The rows by time, as '#' comment lines after a kvm or perf table. */
 void insnprof_write(FILE *f, const insnprof *p);
 
+/* Two sides (`sim whatif --by-insn`: the untransformed prediction and the
+ * transformed one), line by line, as '#' comment lines. */
+void insnprof_write_diff(FILE *f, const insnprof *base, const insnprof *pred,
+                         const char *ref_label, const char *label);
+
 /* What `whatif pv` does with an instruction word taken in guest supervisor
  * mode (xf_pv.c, with its default options): "lwz (removed)", "traps" ... */
 const char *xf_pv_fate(uint32_t inst, bool wait);

@@ -33,3 +33,18 @@ for a in 2.6.29 3.1; do
         }' byinsn.txt || exit 1
 done
 done
+# sim whatif --by-insn: the predicted side's lines add up to the predicted
+# table's emulation rows (2.6.29: exactly)
+"$sim" whatif byinsn-rec.bin --transform pv --by-insn > byinsn-wi.txt || exit 1
+awk '
+    /^# / { if ($0 ~ /delta against/) done = 1 }
+    /^EMUL/ && !done { gsub(",", "", $2); gsub(",", "", $5); c += $2; s += $5 }
+    /^# emulated instructions by instruction word, untransformed -> / {
+        line = $0; sub(/.*-> pv: /, "", line); gsub(",", "", line)
+        split(line, w, " "); lc = w[3]; ls = w[9]; found = 1 }
+    END {
+        if (!found || c == 0) { print "whatif: no by-insn line or rows"; exit 1 }
+        if (lc != c || ls != s) {
+            printf "whatif: table %d exits %d usec, by-insn %d exits %d usec\n", c, s, lc, ls
+            exit 1 }
+    }' byinsn-wi.txt || exit 1
