@@ -129,6 +129,32 @@ other-input)
       fail "sim $cmd changed the trace"
   done
   no_temp ;;
+plot-over-input)
+  # Audit: whatif --plot BASE writes BASE.png and BASE.svg; neither was
+  # checked against the trace, --params or -o (a trace named t.png was
+  # replaced by the picture), and no -o against pv:sites=FILE (whatif,
+  # sweep, sensitivity replaced the kernel's sites with their output)
+  ref
+  cp ref.bin ref.png; cp ref.bin ref0.bin
+  printf 'cpi = 1.5\n' >p.svg; cp p.svg p0.svg
+  printf '0xc0001000 mtmsr\n' >sites.txt; cp sites.txt sites0.txt
+  pv=pv:template-bytes=65536:sites=sites.txt
+  for cmd in "whatif ref.png --transform no-iccci --plot ref" \
+             "whatif ref.bin --params p.svg --transform no-iccci --plot p" \
+             "whatif ref.bin --transform no-iccci --plot q -o q.png" \
+             "whatif ref.bin --transform $pv -o sites.txt" \
+             "whatif ref.bin --transform $pv --plot sites -o ./sites.png" \
+             "sweep ref.bin --transform $pv --param cpi=1,2 -o sites.txt" \
+             "sensitivity ref.bin --transform $pv -o sites.txt"; do
+    out=$($sim $cmd 2>&1); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd: exit code $rc, expected 2"
+    echo "$out" | grep -Eq "is also the input|are the same file" ||
+      fail "sim $cmd said: $out"
+    cmp -s ref0.bin ref.png && cmp -s p0.svg p.svg &&
+      cmp -s sites0.txt sites.txt || fail "sim $cmd changed an input"
+    [ ! -e q.png ] && [ ! -e q.svg ] || fail "sim $cmd wrote an output"
+  done
+  no_temp ;;
 two-outputs)
   # two outputs of one command under one name: one would replace the other
   ref

@@ -205,7 +205,11 @@ int cli_sweep_check_run(params *p, const char *trace, const char *out,
         sim_err e = whatif_chain_parse(&chain, transform);
         if (e != SIM_OK)
             return cli_report(e);
+        /* -o over pv:sites=FILE replaced the kernel's sites */
+        bad = cli_check_chain_inputs(chain, out, plot);
         whatif_chain_free(chain);
+        if (bad)
+            return bad;
     }
     return 0;
 }
