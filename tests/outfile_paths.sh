@@ -155,6 +155,20 @@ plot-over-input)
     [ ! -e q.png ] && [ ! -e q.svg ] || fail "sim $cmd wrote an output"
   done
   no_temp ;;
+plot-fails)
+  # Audit: a --plot that failed (here: no gnuplot on PATH) after -o was
+  # committed left OUT written, an old one replaced, under exit code 2
+  "$sim" trace synth --exits 2000 -o t.bin 2>/dev/null || fail "synth"
+  for cmd in "sweep t.bin --param cpi=1,2 -o old.csv --plot x.png" \
+             "sensitivity t.bin -o old.csv --plot x.png" \
+             "whatif t.bin --transform no-iccci -o old.csv --plot x"; do
+    echo old >old.csv
+    out=$(PATH=/nonexistent $sim $cmd 2>&1 >/dev/null); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd without gnuplot: exit code $rc, expected 2"
+    echo "$out" | grep -q "gnuplot" || fail "sim $cmd said: $out"
+    [ "$(cat old.csv)" = old ] || fail "sim $cmd replaced -o although its plot failed"
+  done
+  no_temp ;;
 two-outputs)
   # two outputs of one command under one name: one would replace the other
   ref

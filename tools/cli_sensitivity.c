@@ -456,19 +456,18 @@ int cli_sensitivity(int argc, char **argv)
                        x->target_value, x->target_pct);
         }
     }
+    /* -o is committed after the plot: a plot that failed left the table
+     * written under an exit code 2 ("an error means no output") */
+    outfile of;
     if (out) {
-        outfile of;
         err = outfile_open(&of, out);
         if (err != SIM_OK)
             return cli_report(err);
         size_t l = strlen(out);
         bool json = l > 5 && !strcmp(out + l - 5, ".json");
-        err = outfile_finish(&of,
-                             write_table(of.f, json, e, n, at, so.target != 0));
-        if (err != SIM_OK)
-            return cli_report(err);
+        err = write_table(of.f, json, e, n, at, so.target != 0);
     }
-    if (plot) {
+    if (err == SIM_OK && plot) {
         const char *labels[PARAM__COUNT];
         double lo[PARAM__COUNT], hi[PARAM__COUNT];
         size_t np = shown;
@@ -483,8 +482,8 @@ int cli_sensitivity(int argc, char **argv)
                  "higher",
                  100 * so.step);
         err = tornado_plot(plot, title, labels, lo, hi, np);
-        if (err != SIM_OK)
-            return cli_report(err);
     }
-    return 0;
+    if (out)
+        err = outfile_finish(&of, err);
+    return err == SIM_OK ? 0 : cli_report(err);
 }

@@ -433,6 +433,10 @@ int cli_sweep(int argc, char **argv)
                 write_csv(of.f, &pl, res, done);
             if (e == SIM_OK && ferror(of.f))
                 e = sim_fail(SIM_ERR_IO, "%s: write failed", out);
+            /* the plot before -o is committed: a plot that failed left
+             * OUT written under an exit code 2 */
+            if (e == SIM_OK && plot)
+                e = sweep_plot(plot, &pl, res, done);
             e = outfile_finish(&of, e);
         }
         if (e == SIM_OK && mp.size > 1)
@@ -451,8 +455,6 @@ int cli_sweep(int argc, char **argv)
                     "handler windows or modelled guest time feed back into "
                     "it; docs/sweep.md)\n",
                     ndone - nexact);
-        if (e == SIM_OK && plot)
-            e = sweep_plot(plot, &pl, res, done);
     }
     simmpi_finish(&mp);
     free(res);

@@ -526,12 +526,14 @@ int cli_whatif(int argc, char **argv)
         stages_kept_free(&ks);
         return cli_report(e);
     }
-    e = outfile_commit(&of);
-    if (e == SIM_OK && plot) {
+    /* the plot before -o is committed: a plot that failed left -o
+     * written under an exit code 2 ("an error means no output") */
+    if (plot) {
         char title[256];
         snprintf(title, sizeof title, "%s: %s", base, whatif_chain_name(chain));
         e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title);
     }
+    e = outfile_finish(&of, e);
     whatif_chain_free(chain);
     stages_kept_free(&ks);
     return e == SIM_OK ? 0 : cli_report(e);
