@@ -165,3 +165,13 @@ sim_cli_test(table_diff_perf_as_kvm_handled 0
 sim_cli_test(table_counts_sum_overflow 2
   "~table_counts_overflow.txt: the exit counts add up beyond 2\\^64"
   table show @table_counts_overflow.txt)
+# Audit: against a table without guest time the text diff printed each
+# table's own time% (of its traced duration: 45.36) while csv and json give
+# shares of the handled time (47.93): now both forms the same, and no
+# time% for TIMEINGUEST
+sim_cli_test(table_diff_handled_time_pct_text 0
+  "~EMULINST +6,423,699 +6,423,699 .* 47\\.93 +47\\.93"
+  table diff ${NOPV} @table_noguest.csv)
+sim_cli_test(table_diff_handled_time_pct_csv 0
+  "~EMULINST,6423699,6423699,.*,47\\.93,47\\.93"
+  table diff ${NOPV} @table_noguest.csv --format csv)
