@@ -1597,8 +1597,18 @@ static void write_kvm(FILE *f, const table *w, const table *orig, bool fold)
     char b[TABLE_NUMBUF];
     if (w->title[0])
         fprintf(f, "%s\n", w->title);
-    fprintf(f, "unit is usec\ntraced duration %s usec\n%s\n",
-            table_num_int(b, table_traced_or_sum(w), true), KVM_HEADER);
+    /* A table that does not know its traced duration (perf's, a csv
+     * without TIMEINGUEST: no guest time) gets no traced duration line, the
+     * layout's reader takes none: its exit rows' sum there read as a
+     * traced duration that was only the handled time */
+    if (isfinite(w->traced_usec))
+        fprintf(f, "unit is usec\ntraced duration %s usec\n%s\n",
+                table_num_int(b, w->traced_usec, true), KVM_HEADER);
+    else
+        fprintf(f, "unit is usec\n# no traced duration: no guest time in "
+                   "this table; time%% of its exit rows' sum, %s usec "
+                   "handled\n%s\n",
+                table_num_int(b, table_traced_or_sum(w), true), KVM_HEADER);
     int idx[EXIT__COUNT];
     int n = table_rows_by_sum(w, idx, true);
     for (int k = 0; k < n; k++)

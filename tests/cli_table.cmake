@@ -175,3 +175,11 @@ sim_cli_test(table_diff_handled_time_pct_text 0
 sim_cli_test(table_diff_handled_time_pct_csv 0
   "~EMULINST,6423699,6423699,.*,47\\.93,47\\.93"
   table diff ${NOPV} @table_noguest.csv --format csv)
+# Audit: a table without guest time (perf's, a csv without TIMEINGUEST)
+# written as kvm said "traced duration N usec" with its exit rows' sum, the
+# handled time: no such line now, a comment saying what the sum is
+add_test(NAME cli_table_noguest_no_traced_line
+  COMMAND sh -c "\"$0\" table show \"$1\" >ng.txt && ! grep -q '^traced duration' ng.txt && grep -q '^# no traced duration: no guest time in this table. time% of its exit rows. sum, 191,382,441 usec handled$' ng.txt && \"$0\" table show ng.txt --check"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_noguest.csv
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_table_noguest_no_traced_line PROPERTIES TIMEOUT 60)
