@@ -131,6 +131,20 @@ static void like_runs_line(const synth_like_report *r)
  * before it fills it, not after minutes of writing (statvfs of the
  * output's directory; standard output, a device, or a directory the
  * system cannot tell about are let through). */
+/* A size in the unit that shows it: "320 bytes", not "0.0 GB". */
+static const char *size_text(char *buf, size_t n, double b)
+{
+    if (b >= 1e9)
+        snprintf(buf, n, "%.1f GB", b / 1e9);
+    else if (b >= 1e6)
+        snprintf(buf, n, "%.1f MB", b / 1e6);
+    else if (b >= 1e3)
+        snprintf(buf, n, "%.1f kB", b / 1e3);
+    else
+        snprintf(buf, n, "%.0f bytes", b);
+    return buf;
+}
+
 static int room_for(const char *out, unsigned long long exits)
 {
     if (!strcmp(out, "-") || !strncmp(out, "/dev/", 5))
@@ -150,11 +164,15 @@ static int room_for(const char *out, unsigned long long exits)
     double need = 32.0 * (double)exits;
     if (need <= avail)
         return 0;
+    /* in the unit that shows them: 10 exits said "0.0 GB, and /proc has
+     * 0.0 GB free" */
+    char nb[32], ab[32];
     return cli_report(sim_fail(SIM_ERR_RANGE, "%s: %llu exits take at least "
-                               "%.1f GB (32 bytes an exit), and %s has %.1f "
-                               "GB free; give fewer --exits (the counts keep "
-                               "the table's proportions)",
-                               out, exits, need / 1e9, dir, avail / 1e9));
+                               "%s (32 bytes an exit), and %s has %s free; "
+                               "give fewer --exits (the counts keep the "
+                               "table's proportions)",
+                               out, exits, size_text(nb, sizeof nb, need), dir,
+                               size_text(ab, sizeof ab, avail)));
 }
 
 static int synth_like(const char *like, const char *mix,
