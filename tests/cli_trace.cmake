@@ -91,6 +91,11 @@ set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)
 sim_cli_test(trace_profile_source_newline 2
   "~--source: one line of printable text \\(character 2 is not\\)"
   trace profile @synth500.bin --name x --source "a\nexits 5" -o prof_nl.txt)
+# Audit: --name had no such check: "x\ny" wrote a profile whose
+# reader refused it (or took the second line as a keyword)
+sim_cli_test(trace_profile_name_newline 2
+  "~--name: one line of printable text \\(character 2 is not\\)"
+  trace profile @synth500.bin --name "x\ny" -o prof_nl.txt)
 sim_cli_test(trace_profile_assumes_long 2
   "~--assumes: at most 199 characters, not 220"
   trace profile @synth500.bin --name x -o prof_long.txt --assumes

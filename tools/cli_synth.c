@@ -395,8 +395,10 @@ int cli_trace_profile(int argc, char **argv)
                                "no blanks");
     /* each is one line of the profile: a newline would start a line of
      * its own (a keyword the reader then takes), and the profile keeps
-     * at most 199 characters of each */
-    if (cli_check_text("trace profile", "--source", source, 199, false) ||
+     * at most 199 characters of each (--name had no such check: "x\ny"
+     * wrote a profile its reader refused) */
+    if (cli_check_text("trace profile", "--name", name, 31, false) ||
+        cli_check_text("trace profile", "--source", source, 199, false) ||
         cli_check_text("trace profile", "--assumes", assumes, 199, false))
         return 2;
     if (!out)
