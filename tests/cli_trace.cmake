@@ -96,6 +96,12 @@ sim_cli_test(trace_profile_source_newline 2
 sim_cli_test(trace_profile_name_newline 2
   "~--name: one line of printable text \\(character 2 is not\\)"
   trace profile @synth500.bin --name "x\ny" -o prof_nl.txt)
+# Audit: one recording given twice as --wall counted as two runs of the
+# wall-time fit (its three runs and its t-test's degrees of freedom)
+sim_cli_test(trace_profile_wall_same_recording 2
+  "~--wall .*synth500.bin and --wall .*synth500.bin are the same recording"
+  trace profile @synth500.bin --name x --wall @synth500.bin
+  --wall @../data/synth500.bin --wall @cost_mix.bin -o prof_w.txt)
 sim_cli_test(trace_profile_assumes_long 2
   "~--assumes: at most 199 characters, not 220"
   trace profile @synth500.bin --name x -o prof_long.txt --assumes
