@@ -99,3 +99,10 @@ foreach(c sweep sensitivity)
   sim_cli_test(${c}_checks_transform_last 2 "~unknown transform 'pvx'"
     ${run} -o chk.csv --transform pvx)
 endforeach()
+# Audit: -o x.JSON wrote CSV under a name that says JSON (the extension was
+# matched case-sensitively)
+add_test(NAME cli_sweep_sens_upper_json_ext
+  COMMAND sh -c "\"$0\" sweep \"$1\" --param cpi=1,2 -o up_sw.JSON 2>/dev/null && head -c 1 up_sw.JSON | grep -q '{' && \"$0\" sensitivity \"$1\" --top 1 -o up_se.JSON >/dev/null 2>&1 && head -c 1 up_se.JSON | grep -q '{'"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sweep_sens_upper_json_ext PROPERTIES TIMEOUT 120)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -464,7 +465,8 @@ int cli_sensitivity(int argc, char **argv)
         if (err != SIM_OK)
             return cli_report(err);
         size_t l = strlen(out);
-        bool json = l > 5 && !strcmp(out + l - 5, ".json");
+        /* x.JSON too: it held CSV */
+        bool json = l > 5 && !strcasecmp(out + l - 5, ".json");
         err = write_table(of.f, json, e, n, at, so.target != 0);
     }
     if (err == SIM_OK && plot) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -338,7 +339,8 @@ int cli_sweep(int argc, char **argv)
         json = !strcmp(fmt, "json");
     } else {
         size_t l = strlen(out);
-        json = l > 5 && !strcmp(out + l - 5, ".json");
+        /* x.JSON too: it held CSV */
+        json = l > 5 && !strcasecmp(out + l - 5, ".json");
     }
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
