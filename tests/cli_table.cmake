@@ -183,3 +183,10 @@ add_test(NAME cli_table_noguest_no_traced_line
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_noguest.csv
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_table_noguest_no_traced_line PROPERTIES TIMEOUT 60)
+# Audit: a table's stated accounting (json's "accounting") was dropped by
+# convert, json to json too: a 3.1+ table was then read as 2.6.29
+sim_cli_test(table_convert_keeps_accounting 0 "~\"accounting\": \"3\\.1\""
+  table convert @table_acct31.json --to json)
+sim_cli_test(table_convert_says_accounting_lost 0
+  "~note: the table states accounting 3\\.1, which the kvm form does not carry"
+  table convert @table_acct31.json --to kvm)
