@@ -106,3 +106,10 @@ sim_cli_test(trace_profile_assumes_long 2
   "~--assumes: at most 199 characters, not 220"
   trace profile @synth500.bin --name x -o prof_long.txt --assumes
   "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789")
+# Audit: a trace without records printed "first tb: 0", "last tb: 0" and
+# "duration: 0 ticks", timestamps of nothing
+add_test(NAME cli_trace_info_no_records
+  COMMAND sh -c "\"$0\" trace pack \"$1\" -o empty.bin && \"$0\" trace info empty.bin >empty_info.txt && grep -q '^first tb: *- (no records)$' empty_info.txt && grep -q '^duration: *-$' empty_info.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_empty.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_trace_info_no_records PROPERTIES TIMEOUT 60)
