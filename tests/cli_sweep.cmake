@@ -106,3 +106,10 @@ add_test(NAME cli_sweep_sens_upper_json_ext
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_sweep_sens_upper_json_ext PROPERTIES TIMEOUT 120)
+# Audit: --target on a run that no parameter moves printed its heading and
+# nothing under it
+add_test(NAME cli_sensitivity_target_nothing_moves
+  COMMAND sh -c "\"$0\" trace pack \"$1\" -o empty_sens.bin && \"$0\" sensitivity empty_sens.bin --target -10% | grep -A1 '^To change the run by -10%' | grep -q '^  none: no parameter moves this run$'"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_empty.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sensitivity_target_nothing_moves PROPERTIES TIMEOUT 60)

@@ -440,6 +440,9 @@ int cli_sensitivity(int argc, char **argv)
         qsort(tg, nt, sizeof tg[0], cmp_target);
         fprintf(rs, "\nTo change the run by %+g%%, one parameter at a time:\n",
                100 * so.target);
+        /* the heading alone read as an answer left out */
+        if (nt == 0)
+            fprintf(rs, "  none: no parameter moves this run\n");
         size_t lim = top && top < nt ? (size_t)top : nt;
         for (size_t k = 0; k < lim; k++) {
             const sens_entry *x = tg[k];
