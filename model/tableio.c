@@ -359,6 +359,14 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
                  type, r->sum, r->max);
         return true;
     }
+    /* a share of a total: more than 100 is no rounding (a column shifted,
+     * a sum typed there); read, it was carried into every output */
+    if (isfinite(r->time_pct) && r->time_pct > 100.005) {
+        snprintf(msg, n, "%s: time%% %.2f, more than 100: the row "
+                 "contradicts itself (a column mistyped or shifted?)",
+                 type, r->time_pct);
+        return true;
+    }
     if (r->count == 0)
         return false;
     if (!isnan(r->avg)) {

@@ -190,3 +190,8 @@ sim_cli_test(table_convert_keeps_accounting 0 "~\"accounting\": \"3\\.1\""
 sim_cli_test(table_convert_says_accounting_lost 0
   "~note: the table states accounting 3\\.1, which the kvm form does not carry"
   table convert @table_acct31.json --to kvm)
+# Audit: a time% above 100 (a share of a total) was read without a word and
+# carried into every output; only --check named it
+sim_cli_test(table_time_pct_over_100 2
+  "~table_time_pct_over.txt:6: MMIO: time% 500\\.00, more than 100"
+  table show @table_time_pct_over.txt)
