@@ -169,6 +169,14 @@ plot-fails)
     [ "$(cat old.csv)" = old ] || fail "sim $cmd replaced -o although its plot failed"
   done
   no_temp ;;
+long-name)
+  # Audit: a 250-byte file name (a file name takes 255) could not be
+  # written: its temporary name, + ".tmp.XXXXXX", was too long
+  ref
+  long=$(printf 'n%.0s' $(seq 250))
+  synth "$long" 2>err.txt || { cat err.txt; fail "synth -o a 250-byte name failed"; }
+  cmp -s ref.bin "$long" || fail "the 250-byte name does not hold the trace"
+  no_temp ;;
 two-outputs)
   # two outputs of one command under one name: one would replace the other
   ref
