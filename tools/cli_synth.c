@@ -391,21 +391,6 @@ int cli_trace_profile(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage_error("trace profile", "expected one TRACE");
-    /* one recording given twice (under any name) counted as two runs: the
-     * fit's "at least three" and its t-test's degrees of freedom were
-     * met by a copy of a point */
-    for (int k = 0; k < nwall; k++) {
-        struct stat a, b;
-        if (stat(wall[k], &a) != 0)
-            continue; /* named when it is read */
-        for (int j = 0; j < k; j++)
-            if (stat(wall[j], &b) == 0 && a.st_dev == b.st_dev &&
-                a.st_ino == b.st_ino)
-                return cli_usage_error("trace profile", "--wall %s and "
-                                       "--wall %s are the same recording: "
-                                       "the fit needs distinct runs",
-                                       wall[j], wall[k]);
-    }
     if (!name || !*name || strlen(name) > 31 || strchr(name, ' '))
         return cli_usage_error("trace profile", "--name: 1-31 characters, "
                                "no blanks");
@@ -425,6 +410,21 @@ int cli_trace_profile(int argc, char **argv)
     for (int k = 0; k < nwall; k++)
         if ((c = cli_check_output_of(out, wall[k])))
             return c;
+    /* one recording given twice (under any name) counted as two runs: the
+     * fit's "at least three" and its t-test's degrees of freedom were
+     * met by a copy of a point */
+    for (int k = 0; k < nwall; k++) {
+        struct stat a, b;
+        if (stat(wall[k], &a) != 0)
+            continue; /* named when it is read */
+        for (int j = 0; j < k; j++)
+            if (stat(wall[j], &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino)
+                return cli_usage_error("trace profile", "--wall %s and "
+                                       "--wall %s are the same recording: "
+                                       "the fit needs distinct runs",
+                                       wall[j], wall[k]);
+    }
     static exitprof p;
     if (nwall && nwall < 3)
         return cli_usage_error("trace profile", "--wall: give at least three "
