@@ -206,7 +206,7 @@ add_test(NAME cli_synth_like_given_not_assumed
 # refused before the writing starts: --exits 1000G ran until the disk was
 # full (32 TB; no test machine has them free)
 sim_cli_test(synth_like_no_room 2
-  "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ GB free"
+  "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ (GB|MB|kB|bytes) free"
   trace synth --like @table_halt.txt --exits 1000G -o room.bin)
 # an exit of the waits' row many tick periods long (the seed's EMULINST
 # max, 247,582 usec) is one the model's waits cannot make: said in a note
@@ -219,3 +219,8 @@ add_test(NAME cli_synth_like_wait_note_within_ticks
   COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 5k --guest-hz 5 -o longwait5.bin 2>longwait5.txt && grep -q 'idle waits' longwait5.txt && ! grep -q 'tick periods' longwait5.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Audit: the sizes in the unit that shows them: 10 exits into a place with
+# no room (/proc) said "0.0 GB, and /proc has 0.0 GB free"
+sim_cli_test(synth_room_small_sizes 2
+  "~/proc/x.bin: 10 exits take at least 320 bytes \\(32 bytes an exit\\), and /proc has 0 bytes free"
+  trace synth --exits 10 -o /proc/x.bin)
