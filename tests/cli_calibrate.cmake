@@ -150,3 +150,10 @@ add_test(NAME cli_calibrate_halt_said
   COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 2k -o calhalt.bin 2>/dev/null && \"$0\" calibrate --trace calhalt.bin --table \"$1\" --fit cpi -o calhalt.ini > calhalt.txt && grep -q '^# note: HALT: 1000 exits (avg 800 usec), a row the 44x kernels sim440 follows never charge' calhalt.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_halt.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Whole-number parameters rounded over an edge of the model (a 400 MHz
+# board's guest entry at a whole usec): their neighbours are searched, the
+# fitted point is never worse than the start.
+add_test(NAME cli_calibrate_round_search
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_round_check.sh $<TARGET_FILE:sim>
+          ${NOPV} ${CMAKE_SOURCE_DIR}/tests/data/params_400mhz_fitted.ini)
+set_tests_properties(cli_calibrate_round_search PROPERTIES TIMEOUT 120)

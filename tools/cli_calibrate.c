@@ -450,6 +450,7 @@ int cli_calibrate(int argc, char **argv)
                "variance ", r.cost0, r.cost);
     calib_write_resvar(f, &r);
     fputc('\n', f);
+    calib_write_round(f, "; ", &r);
     fprintf(f, "; %s: %+.2f%% against the table",
             r.total_handled ? "handled time (no guest time in the table)"
                             : "traced duration",

@@ -630,6 +630,24 @@ static double calibrated_fit(const char *ini, char *worst, size_t n,
     return x;
 }
 
+/* The calibration's own warnings in its parameters file (whole-number
+ * parameters moved off their nearest values, a fit worse than its start:
+ * calib_write_round) as the case's notes: the calibrated point is what
+ * the prediction stands on. */
+static void calibrated_warnings(vcase *c, const char *ini, json_t *notes)
+{
+    char line[300];
+    FILE *f = fopen(ini, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!strncmp(line, "; whole numbers ", 16) ||
+            !strncmp(line, "; WARNING: ", 11))
+            note(c, notes, "calibration: %s", line + 2);
+    }
+    if (f)
+        fclose(f);
+}
+
 /* Step 2: parameters: an INI given by the case, then a calibration on the
  * baseline's (never the measured) table; *fit: its total error on that
  * table, in percent (NAN without a calibration). */
@@ -697,6 +715,7 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
                          : "total",
                  *fit, worst);
         note(c, notes, "%s", buf);
+        calibrated_warnings(c, ini, notes);
         return params_load_file(prm, ini);
     }
     /* a table sim calibrate refuses (a malformed row) is the case's error:
