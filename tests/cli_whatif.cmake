@@ -484,3 +484,9 @@ add_test(NAME cli_validate_measured_set
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/validate_measured_set.sh $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_validate_measured_set PROPERTIES TIMEOUT 300)
+# A calibration that misses its own table's total by more than
+# budget.total is a warning note of the case (the prediction stands on
+# it): before, only the fit's number said so, among the notes.
+sim_cli_test(validate_calibration_misfit_warned 1
+  "~WARNING: the calibrated model misses its own table's total by -[0-9.]+%, more than budget.total \\(5%\\)"
+  validate halt_misfit --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

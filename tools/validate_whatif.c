@@ -1644,6 +1644,22 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         if (e == SIM_OK && (k == 0 || draws || (table_rec && ct &&
                                                 !strcmp(ct, "baseline")))) {
             e = calibrate(c, trace, &prm, nk, &cal_fit[k]);
+            /* a calibration that does not reproduce its own table is what
+             * the prediction stands on: said where the verdict is read
+             * (a board's table the model fits badly, a fit stuck far
+             * from it), not only as the fit's number above */
+            if (e == SIM_OK && k == 0 && isfinite(cal_fit[k]) &&
+                fabs(cal_fit[k]) > total_budget) {
+                char w[400];
+                snprintf(w, sizeof w, "WARNING: the calibrated model misses "
+                         "its own table's total by %+.1f%%, more than "
+                         "budget.total (%g%%): the prediction stands on a "
+                         "model that does not reproduce the baseline; its "
+                         "rows: sim calibrate on the baseline trace (docs/"
+                         "validation.md, \"Your own board's tables\")",
+                         cal_fit[k], total_budget);
+                note(c, nk, "%s", w);
+            }
             if (e == SIM_OK && set) {
                 char buf[256];
                 snprintf(buf, sizeof buf, "%s", set);
