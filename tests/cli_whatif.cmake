@@ -490,3 +490,9 @@ set_tests_properties(cli_validate_measured_set PROPERTIES TIMEOUT 300)
 sim_cli_test(validate_calibration_misfit_warned 1
   "~WARNING: the calibrated model misses its own table's total by -[0-9.]+%, more than budget.total \\(5%\\)"
   validate halt_misfit --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# The baseline's note names every assumption the tables cannot give: the
+# board's clock, the guest's HZ, and (added) the profile standing for the
+# table's guest and the tables' accounting, with the key that changes each.
+sim_cli_test(validate_baseline_profile_accounting_said 0
+  "~the guest's instructions, pages and runs from profile boot, the default \\(baseline.mix\\). the tables' accounting 2.6.29, the default \\(accounting = 3.1 for a 3.1\\+ kernel's\\)"
+  validate clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)

@@ -192,7 +192,7 @@ static sim_err step(vcase *c, const char *what, const char *const *argv,
  * a later seed's run of a step the first one reported). */
 static void note(vcase *c, json_t *notes, const char *fmt, const char *a)
 {
-    char buf[768];
+    char buf[1200];
     if (!notes)
         return;
     snprintf(buf, sizeof buf, fmt, a);
@@ -357,7 +357,7 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
     snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     snprintf(seed_arg, sizeof seed_arg, "%lu", seed);
     const char *how = vcase_get(c, "baseline");
-    char p[600], buf[512];
+    char p[600], buf[1024];
     const char *argv[MAX_ARGS + 12 + 2 * MAX_SET];
     if (!how)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
@@ -510,10 +510,14 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
             bool board = vcase_get(c, "baseline.table") != NULL;
             bool dcore = board && bp.origin[PARAM_core_hz] == PO_DEFAULT,
                  dghz = board && bp.origin[PARAM_guest_hz] == PO_DEFAULT;
+            const char *bmix = vcase_get(c, "baseline.mix");
+            const char *acct = vcase_get(c, "accounting");
             snprintf(buf, sizeof buf,
                      "baseline: sim trace synth --like %s "
                      "(core and timebase at %g MHz%s; the "
-                     "guest ticking at %g Hz%s)",
+                     "guest ticking at %g Hz%s; the guest's instructions, "
+                     "pages and runs from profile %s%s; the tables' "
+                     "accounting %s%s)",
                      vcase_get(c, "baseline.table")
                          ? vcase_get(c, "baseline.table")
                          : "the recorded table",
@@ -524,7 +528,12 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                      P(&bp, guest_hz),
                      dghz ? ", assumed: the model's default, the tables do "
                             "not give their guest's HZ (params guest_hz)"
-                          : "");
+                          : "",
+                     bmix ? bmix : "boot",
+                     bmix ? "" : ", the default (baseline.mix)",
+                     acct ? acct : "2.6.29",
+                     acct ? "" : ", the default (accounting = 3.1 for a "
+                                 "3.1+ kernel's)");
             note(c, notes, "%s", buf);
         }
         return e;
