@@ -496,3 +496,12 @@ sim_cli_test(validate_calibration_misfit_warned 1
 sim_cli_test(validate_baseline_profile_accounting_said 0
   "~the guest's instructions, pages and runs from profile boot, the default \\(baseline.mix\\). the tables' accounting 2.6.29, the default \\(accounting = 3.1 for a 3.1\\+ kernel's\\)"
   validate clock --cases ${CMAKE_SOURCE_DIR}/tests/data/cases)
+# The measured table is parsed before the first step (its numbers are read
+# again at step 4, for the comparison alone): a malformed file, or one that
+# fold = 0 cannot compare, is refused before the baseline's synthesis and
+# calibration run (no "baseline:" note), where it was refused after them.
+foreach(c measbad_early fold0_early)
+  add_test(NAME cli_validate_${c}
+    COMMAND sh -c "'$<TARGET_FILE:sim>' validate ${c} --cases '${CMAKE_SOURCE_DIR}/tests/data/cases' > ${c}.out 2>&1; rc=$?; cat ${c}.out; [ $rc -eq 2 ] && grep -q 'table_truncated.txt:17: the rows add up\\|fold0_early.case:13: fold = 0, but the measured table has no EMUL_' ${c}.out && ! grep -q 'baseline:' ${c}.out"
+    WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+endforeach()

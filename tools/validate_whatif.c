@@ -1,9 +1,10 @@
 /* validate_whatif: the `whatif` kind of validation case (docs/validation.md):
  * baseline trace -> calibration -> transform -> predicted table, and only
  * then the measured table, handed to the comparison alone. The steps that
- * predict run before the measured table's key is even looked at; a test
- * (cli_validate.cmake) swaps the measured table and checks the predicted
- * numbers do not move. */
+ * predict never see it: before them it is only parsed, its numbers
+ * dropped, so that a malformed file is refused before minutes of
+ * prediction; a test (cli_validate.cmake) swaps the measured table and
+ * checks the predicted numbers do not move. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -1594,6 +1595,32 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
+    /* the measured table is parsed now as well, and its numbers dropped:
+     * a malformed file, or one that fold = 0 cannot compare, fails before
+     * the prediction's minutes, not after them (a 10M-exit case spent 12
+     * minutes before such a refusal). The prediction never sees it: its
+     * numbers are read again at step 4, for the comparison alone. */
+    char mp[600];
+    if (vcase_path(c, "measured.table", mp, sizeof mp)) {
+        static table early_meas;
+        char tpu[40];
+        sim_err me = table_read_file_tb(&early_meas, mp, TFMT_AUTO,
+                                        case_tb_per_usec(c, tpu, sizeof tpu));
+        if (me != SIM_OK)
+            return me;
+        /* a synthesised or recorded baseline's records carry cpu440's
+         * EMUL_* subtypes, so its prediction has those rows (a trace
+         * file's is known after the prediction: checked there) */
+        const char *bh = vcase_get(c, "baseline");
+        bool subtyped = bh && (!strcmp(bh, "synth-like") ||
+                               !strcmp(bh, "record"));
+        if (!fold && subtyped && !emul_rows(&early_meas))
+            return vcase_fail(c, "fold", "fold = 0, but the measured table "
+                              "has no EMUL_* row (the seed's layout: its "
+                              "EMULINST holds every emulated instruction); "
+                              "fold = 1 compares it with the prediction's");
+        memset(&early_meas, 0, sizeof early_meas);
+    }
     /* the synthesis's and the prediction's values, with the case's line
      * and before the first step (they failed as a step's message, or,
      * mix, after the baseline and the calibration) */
