@@ -302,8 +302,14 @@ static void precompute(cost_model *m)
     m->k_tail_cold = cyc(P(p, tail_code_lines) * missd);
     for (int t = 0; t < EXIT__COUNT; t++) {
         unsigned pa = path_of((exit_type)t);
-        if (t == EXIT_MMIO && m->mmio_in_kernel)
-            pa &= ~(unsigned)PATH_HEAVY; /* served by an in-kernel device */
+        if (t == EXIT_MMIO && m->mmio_in_kernel) {
+            /* served by an in-kernel device: a light exit, which has no
+             * return to user space and so no scheduling point either (the
+             * MMIO path has none of the others) */
+            pa &= ~(unsigned)PATH_HEAVY;
+            if (!(pa & (PATH_MAP | PATH_TICK | PATH_IRQ | PATH_WAIT)))
+                pa &= ~(unsigned)PATH_SCHED;
+        }
         m->path[t] = pa;
         uint64_t *f = m->fixed[t];
         memset(f, 0, sizeof m->fixed[t]);

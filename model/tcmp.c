@@ -342,3 +342,9 @@ sim_err tcmp_write(FILE *f, const tcmp *c, const char *ref_label,
     json_decref(body);
     return table_json_dump(f, o);
 }
+
+bool tcmp_row_one_exit(const tcmp_row *r)
+{
+    return (isfinite(r->top_ref) && r->top_ref > TABLE_ONE_EXIT) ||
+           (isfinite(r->top) && r->top > TABLE_ONE_EXIT);
+}

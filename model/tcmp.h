@@ -32,6 +32,10 @@ typedef struct tcmp_row {
     double top_ref, top;
 } tcmp_row;
 
+/* The row's sum is mostly one exit on either side (top over
+ * TABLE_ONE_EXIT): what the text marks "one exit is N% of a sum". */
+bool tcmp_row_one_exit(const tcmp_row *r);
+
 
 typedef struct tcmp {
     tcmp_row rows[EXIT__COUNT];

@@ -216,6 +216,7 @@ typedef struct side {
      * takes one pending tick, not one per period */
     uint64_t tick_t, hcap;
     uint64_t exits;
+    insnprof *prof;  /* --by-insn: every accounted exit, NULL: none */
     trace_writer *w; /* the transformed stream, for the timed platform */
     /* the last exit written and the state records after it, held back so
      * that a removed exit's run can still be added to its guest ticks */
@@ -308,6 +309,8 @@ static void side_account(side *sd, const trace_rec *r, uint64_t h,
     sd->gsum += g;
     sd->tick_t += (h < sd->hcap ? h : sd->hcap) + g;
     sd->exits++;
+    if (sd->prof)
+        insnprof_add(sd->prof, r, h);
 }
 
 /* The run after an exit the prediction keeps, in instructions. */
@@ -750,6 +753,12 @@ sim_err whatif_run(const char *path, whatif_chain *c, const params *p,
         stats_init(base, o->unit, res->header.tb_hz);
         stats_init(pred, o->unit, res->header.tb_hz);
         env.usec_ticks = base->tb_per_usec; /* as the accounting divides */
+        env.base.prof = o->by_insn_base;
+        env.pred.prof = o->by_insn_pred;
+        for (int k = 0; k < 2; k++)
+            if (k ? o->by_insn_pred : o->by_insn_base)
+                insnprof_init(k ? o->by_insn_pred : o->by_insn_base,
+                              o->unit == STATS_USEC, res->header.tb_hz);
         for (int t = 0; o->wall && t < EXIT__COUNT; t++) {
             env.wall_rate[t] = o->wall->wall[t] / (double)res->header.tb_hz;
             if (env.wall_rate[t] > 0)

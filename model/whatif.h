@@ -24,6 +24,7 @@
 
 #include "cost.h"
 #include "exitprof.h"
+#include "insnprof.h"
 #include "params.h"
 #include "replay.h"
 #include "sim_err.h"
@@ -144,6 +145,9 @@ typedef struct whatif_opts {
      * freed: their stages (`sim whatif --stages`). NULL: not called. */
     void (*models)(void *ctx, const cost_model *base, const cost_model *pred);
     void *models_ctx;
+    /* `sim whatif --by-insn`: each side's emulation exits by instruction
+     * (insnprof.h), initialised here; NULL: not kept. Direct path only. */
+    insnprof *by_insn_base, *by_insn_pred;
 } whatif_opts;
 
 typedef struct whatif_result {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "insn440.h"
+#include "insnprof.h"
 #include "whatif.h"
 
 /* Template sizes in words, counted from 6.1's kvm_emul.S (32-bit: LL64 and
@@ -550,6 +551,24 @@ static enum kind classify(const pv *s, uint32_t inst)
         return inst == 0x7c000146u ? K_WRTEEI0 : K_WRTEE;
     case INSN_CACHE: return inst == 0x7c00046cu ? K_NOP : K_NONE;
     default: return K_NONE;
+    }
+}
+
+/* insnprof.h: what the transform does with an instruction word, with its
+ * default options (no sprg7): the classification pv_exit applies */
+const char *xf_pv_fate(uint32_t inst, bool wait)
+{
+    static const pv defaults; /* every option off */
+    switch (classify(&defaults, inst)) {
+    case K_LOAD: return "lwz of the page (removed)";
+    case K_STORE: return "stw to the page (removed)";
+    case K_NOP: return "nop (removed)";
+    case K_WRTEEI0: return "template (removed)";
+    case K_WRTEE: return "template (traps if an interrupt is pending)";
+    case K_MTMSR:
+        return wait ? "template, traps (MSR[WE])"
+                    : "template (traps if an interrupt is pending)";
+    default: return "traps";
     }
 }
 

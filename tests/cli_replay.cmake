@@ -121,3 +121,18 @@ add_test(NAME cli_replay_core_hz_default_value_given
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_replay_core_hz_default_value_given PROPERTIES TIMEOUT 60)
+# --by-insn (docs/tables.md "By instruction"): the emulation exits by
+# instruction word, with what whatif pv does with each ...
+sim_cli_test(replay_by_insn_lines 0
+  "~# mfmsr +5 +19\\.23 +52 +18\\.98 +10\\.40  lwz of the page \\(removed\\)"
+  replay @cost_mix.bin --by-insn)
+sim_cli_test(replay_by_insn_text_only 2
+  "~--by-insn prints '#' lines after a kvm or perf table, not with --format csv"
+  replay @cost_mix.bin --by-insn --format csv)
+# ... whose exits and handler time are exactly the table's emulation rows,
+# in either accounting, on a trace with measured ticks
+add_test(NAME cli_replay_by_insn_adds_up_to_the_table
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/by_insn_check.sh $<TARGET_FILE:sim>
+          ${CMAKE_SOURCE_DIR}/validation/hw/ppc440-ubuntu-boot-nopv.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_replay_by_insn_adds_up_to_the_table PROPERTIES TIMEOUT 60)

@@ -99,3 +99,12 @@ foreach(c sweep sensitivity)
   sim_cli_test(${c}_checks_transform_last 2 "~unknown transform 'pvx'"
     ${run} -o chk.csv --transform pvx)
 endforeach()
+# The tornado's bars are each parameter's probes: one whose probe is not
+# the nominal step (timing_divides 2 -> 1 | 3 is 50%, utlb_pinned at its
+# minimum 1 -> 2) names its values on the bar; the legend said "10% lower"
+# for all of them
+add_test(NAME cli_sensitivity_plot_names_other_steps
+  COMMAND sh -c "rm -f sensstep.svg && \"$0\" sensitivity \"$1\" --threads 1 --top 0 --plot sensstep.svg > /dev/null && grep -q 'timing_divides (1 / 2 / 3)' sensstep.svg && grep -q 'each parameter 10% lower / higher (or as named)' sensstep.svg && ! grep -q '10% lower<' sensstep.svg && grep -q '>cpi<' sensstep.svg"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sensitivity_plot_names_other_steps PROPERTIES TIMEOUT 60)

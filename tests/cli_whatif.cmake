@@ -505,3 +505,13 @@ foreach(c measbad_early fold0_early)
     COMMAND sh -c "'$<TARGET_FILE:sim>' validate ${c} --cases '${CMAKE_SOURCE_DIR}/tests/data/cases' > ${c}.out 2>&1; rc=$?; cat ${c}.out; [ $rc -eq 2 ] && grep -q 'table_truncated.txt:17: the rows add up\\|fold0_early.case:13: fold = 0, but the measured table has no EMUL_' ${c}.out && ! grep -q 'baseline:' ${c}.out"
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 endforeach()
+# --plot's error panel (docs/validation.md, "Pictures"): a row the measured
+# table lacks is labelled, never drawn as a 0% bar; a one-exit row is
+# starred; a budget far off the errors' scale is named in the title, one
+# within it drawn (its legend entry)
+add_test(NAME cli_validate_plot_error_panel
+  COMMAND sh -c "rm -rf plotpanel && mkdir plotpanel && \"$0\" validate relfile plotbudget --cases \"$1\" --plot plotpanel > /dev/null && grep -q 'none in measured' plotpanel/relfile.svg && grep -q 'EXTINT[*]' plotpanel/relfile.svg && grep -q 'budget +-1e+06%: off the scale' plotpanel/relfile.svg && ! grep -q 'budget +-1e+06%<' plotpanel/relfile.svg && grep -q 'rows below 1%' plotpanel/relfile.svg && grep -q 'budget +-150%<' plotpanel/plotbudget.svg && ! grep -q 'off the scale' plotpanel/plotbudget.svg"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cases
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_validate_plot_error_panel PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${SIM_TEST_ENV}")

@@ -466,6 +466,19 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
     cost_free(m);
 }
 
+/* Quiet host but for device interrupts, ~7.5 of them in each 5000-cycle
+ * exit, each waking 1000 usec of work (667,000 cycles) */
+static void woken_work_params(params *p)
+{
+    quiet(p);
+    P(p, host_irq_hz) = 1e6;
+    P(p, dispatch_insns) = 5000;
+    P(p, host_irq_usec) = 1000;
+    P(p, host_irq_sigma) = 0;
+    P(p, hostirq_code_lines) = 10;
+    P(p, icache_miss_cycles) = 10;
+}
+
 /* A device interrupt's woken work (host_irq_usec) runs only where the
  * vcpu thread can be scheduled out (docs/cost-model.md, "Host work"): a
  * reflected TLB miss, which has no scheduling point, carries the
@@ -474,13 +487,7 @@ static void test_host_arrivals_inside_an_exit_lengthen_it(void)
 static void test_woken_work_waits_for_a_scheduling_point(void)
 {
     params p;
-    quiet(&p);
-    P(&p, host_irq_hz) = 1e6; /* ~7.5 interrupts in each 5000-cycle exit */
-    P(&p, dispatch_insns) = 5000;
-    P(&p, host_irq_usec) = 1000;
-    P(&p, host_irq_sigma) = 0;
-    P(&p, hostirq_code_lines) = 10;
-    P(&p, icache_miss_cycles) = 10;
+    woken_work_params(&p);
     cost_model *m = mk(&p);
     uint64_t work = 1000ull * 667;
     uint64_t real = handler_of(m, ex(EXIT_DTLBREAL, 0, 0x10000000u), 0);
@@ -490,6 +497,33 @@ static void test_woken_work_waits_for_a_scheduling_point(void)
     CU_ASSERT(virt >= 2 * work); /* its own and the pending ones */
     CU_ASSERT(cost_stage_sum(m, EXIT_DTLBREAL, CSTAGE_hostwork) < work / 10);
     cost_free(m);
+}
+
+/* An MMIO exit served in the kernel (the inkernel-mmio what-if) is light:
+ * no return to user space, so no scheduling point, and a device
+ * interrupt's woken work stays pending past it as past a reflected miss;
+ * served by QEMU it runs there. */
+static void test_inkernel_mmio_has_no_scheduling_point(void)
+{
+    params p;
+    woken_work_params(&p);
+    uint64_t work = 1000ull * 667;
+    uint64_t mmio[2], virt[2];
+    for (int in_kernel = 0; in_kernel <= 1; in_kernel++) {
+        cost_model *m = mk(&p);
+        cost_set_mmio_in_kernel(m, in_kernel);
+        handler_of(m, ex(EXIT_DTLBREAL, 0, 0x10000000u), 0);
+        handler_of(m, ex(EXIT_MMIO, 0, 0xe0000000u), 0);
+        mmio[in_kernel] = cost_stage_sum(m, EXIT_MMIO, CSTAGE_hostwork);
+        handler_of(m, ex(EXIT_DTLBVIRT, 0, 0xc0100000u), 0);
+        virt[in_kernel] = cost_stage_sum(m, EXIT_DTLBVIRT, CSTAGE_hostwork);
+        cost_free(m);
+    }
+    CU_ASSERT(mmio[0] >= work);    /* QEMU's MMIO: the pending work ran */
+    CU_ASSERT(mmio[1] < work / 10); /* in the kernel: only handlers */
+    /* each exit draws its own arrivals (common random numbers): the VIRT
+     * miss after the in-kernel MMIO carries the work left pending */
+    CU_ASSERT(virt[1] >= virt[0] + work);
 }
 
 /* A preemption is taken where its tick lands, in any exit, and does not
@@ -998,6 +1032,8 @@ static CU_TestInfo tests[] = {
      test_host_arrivals_inside_an_exit_lengthen_it},
     {"woken work waits for a scheduling point",
      test_woken_work_waits_for_a_scheduling_point},
+    {"an in-kernel MMIO exit has no scheduling point",
+     test_inkernel_mmio_has_no_scheduling_point},
     {"preemption where the tick lands", test_preemption_where_the_tick_lands},
     {"host stalls: Poisson in handler time",
      test_host_stalls_poisson_in_handler_time},

@@ -138,9 +138,9 @@ sim_err tornado_plot(const char *path, const char *title,
              "set style fill solid 0.8\nset grid x\nset key bottom right\n"
              "set yrange [-0.8:%zu-0.2]\nset ytics font ',8'\n"
              "plot '%s' using (0):1:(0):3:($1-0.35):($1+0.35):ytic(2) "
-             "with boxxyerror lc rgb '#2a9d8f' title '10%% lower', "
+             "with boxxyerror lc rgb '#2a9d8f' title 'lower', "
              "'' using (0):1:(0):4:($1-0.35):($1+0.35) with boxxyerror "
-             "lc rgb '#e76f51' title '10%% higher'\n",
+             "lc rgb '#e76f51' title 'higher'\n",
              title, n, dname);
     e = run_gnuplot(path, script);
     outfile_abort(&data);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "cost.h"
+#include "insnprof.h"
 #include "outfile.h"
 #include "params.h"
 #include "platform/platform.h"
@@ -38,6 +39,11 @@ static void help(FILE *f)
         "                 differences); needs a trace with ticks\n"
         "  --stages       after the table, average cycles per stage per exit type\n"
         "                 (implies --model)\n"
+        "  --by-insn      after the table, the emulation exits (EMULINST, EMUL_*)\n"
+        "                 by instruction word (mfmsr, mtspr SPRG0, wrteei 1 ...):\n"
+        "                 exits, handler usec in the table's accounting, and what\n"
+        "                 whatif pv does with each; kvm and perf formats only\n"
+        "                 (docs/tables.md, \"By instruction\")\n"
         "  --guest-time G trace (default): a predicted replay keeps the guest time\n"
         "                 (TIMEINGUEST) of records that carry guest ticks and models\n"
         "                 only the others (guest_insns x guest_cpi + refills);\n"
@@ -76,6 +82,73 @@ static void help(FILE *f)
 
 static const char k_measured[] = "measured (trace ticks)";
 static const char k_predicted[] = "predicted (cycle model)";
+
+/* --by-insn (model/insnprof.h): the predicting hook wrapped, so that each
+ * exit's handler ticks are the ones the table adds up. */
+typedef struct by_insn_hook {
+    replay_cost_model inner;
+    insnprof *prof;
+    bool usec;
+} by_insn_hook;
+
+static sim_err by_insn_begin(void *ctx, const trace_header *h)
+{
+    by_insn_hook *w = ctx;
+    insnprof_init(w->prof, w->usec, h->tb_hz);
+    return w->inner.begin ? w->inner.begin(w->inner.ctx, h) : SIM_OK;
+}
+
+static sim_err by_insn_cost(void *ctx, const trace_rec *r, uint32_t *handler,
+                            uint32_t *guest)
+{
+    by_insn_hook *w = ctx;
+    sim_err e = w->inner.cost(w->inner.ctx, r, handler, guest);
+    if (e == SIM_OK)
+        insnprof_add(w->prof, r, *handler);
+    return e;
+}
+
+static sim_err by_insn_cost_many(void *ctx, const trace_rec *r, size_t n,
+                                 uint32_t *handler, uint32_t *guest,
+                                 size_t *done)
+{
+    by_insn_hook *w = ctx;
+    sim_err e = w->inner.cost_many(w->inner.ctx, r, n, handler, guest, done);
+    for (size_t i = 0; i < *done; i++)
+        insnprof_add(w->prof, &r[i], handler[i]);
+    return e;
+}
+
+typedef struct by_insn_pass {
+    insnprof *prof;
+    bool usec;
+} by_insn_pass;
+
+static sim_err by_insn_header(void *ctx, const trace_header *h)
+{
+    by_insn_pass *b = ctx;
+    insnprof_init(b->prof, b->usec, h->tb_hz);
+    return SIM_OK;
+}
+
+static sim_err by_insn_chunk(void *ctx, const trace_rec *recs, size_t n)
+{
+    by_insn_pass *b = ctx;
+    for (size_t i = 0; i < n; i++)
+        insnprof_add(b->prof, &recs[i], recs[i].handler);
+    return SIM_OK;
+}
+
+/* A measured trace: the handler ticks its records carry (the replay
+ * before it has checked that every exit has them). */
+static sim_err by_insn_measured(const char *path, insnprof *prof, bool usec)
+{
+    by_insn_pass b = {.prof = prof, .usec = usec};
+    trace_pass p = {.ctx = &b,
+                    .header = by_insn_header,
+                    .chunk = by_insn_chunk};
+    return trace_pass_file(path, &p, NULL);
+}
 
 /* The table (or, with `measured`, the comparison) and the stage report
  * (with `cm`): a text format prints them one after the other; csv is one
@@ -152,6 +225,7 @@ int cli_replay(int argc, char **argv)
         {"model", no_argument, 0, 'M'},
         {"compare", no_argument, 0, 'C'},
         {"stages", no_argument, 0, 'S'},
+        {"by-insn", no_argument, 0, 'I'},
         {"params", required_argument, 0, 'P'},
         {"set", required_argument, 0, 's'},
         {"platform", required_argument, 0, 'L'},
@@ -164,6 +238,7 @@ int cli_replay(int argc, char **argv)
     bool fold = false;
     const char *title = NULL, *out = NULL, *pfile = NULL;
     bool model = false, compare = false, stages = false, systemc = false;
+    bool byinsn = false;
     cost_guest_mode gmode = COST_GUEST_TRACE;
     bool gmode_set = false;
     char *sets[64];
@@ -199,6 +274,7 @@ int cli_replay(int argc, char **argv)
         case 'M': model = true; break;
         case 'C': compare = true; break;
         case 'S': stages = true; break;
+        case 'I': byinsn = true; break;
         case 'P':
             if (cli_once("replay", "--params", &pfile, optarg))
                 return 2;
@@ -231,6 +307,14 @@ int cli_replay(int argc, char **argv)
     if (fmt == TFMT_CSV && compare && stages)
         return cli_usage_error("replay", "--format csv is one table: "
                                "--compare or --stages (both: --format json)");
+    if (byinsn && (fmt == TFMT_CSV || fmt == TFMT_JSON || fmt == TFMT_DEBUGFS))
+        return cli_usage_error("replay", "--by-insn prints '#' lines after a "
+                               "kvm or perf table, not with --format %s",
+                               table_fmt_name(fmt));
+    if (byinsn && systemc)
+        return cli_usage_error("replay", "--by-insn takes each exit's "
+                               "handler from the direct replay, not the "
+                               "SystemC platform");
     if ((c = cli_check_output_of(out, path)) ||
         (c = cli_check_output_of(out, pfile)))
         return c;
@@ -249,6 +333,18 @@ int cli_replay(int argc, char **argv)
     cost_set_guest_mode(cm, gmode);
     replay_cost_model hook;
     cost_replay_hook(cm, &hook);
+    /* --by-insn: the model's handler ticks of each exit, as it prices them
+     * for the table (a wrapper around the hook) */
+    static insnprof prof;
+    by_insn_hook bw = {.inner = hook, .prof = &prof, .usec = unit == STATS_USEC};
+    if (byinsn)
+        hook = (replay_cost_model){.name = hook.name,
+                                   .ctx = &bw,
+                                   .begin = by_insn_begin,
+                                   .cost = by_insn_cost,
+                                   .cost_many = hook.cost_many
+                                                    ? by_insn_cost_many
+                                                    : NULL};
 
     cli_progress prog;
     cli_progress_init(&prog, "replay", "records");
@@ -293,6 +389,9 @@ int cli_replay(int argc, char **argv)
                     : replay_file(path, &ro, &s, &res);
     }
     cli_progress_done(&prog);
+    /* a measured table: each exit's own handler ticks, one more pass */
+    if (e == SIM_OK && byinsn && !predicted)
+        e = by_insn_measured(path, &prof, unit == STATS_USEC);
     if (e != SIM_OK) {
         cost_free(cm);
         return cli_report(e);
@@ -377,6 +476,10 @@ int cli_replay(int argc, char **argv)
                            .accounting = cli_accounting_name(unit)};
     e = write_output(of.f, fmt, compare ? &measured : NULL, &t, &wo,
                      stages ? cm : NULL);
+    if (e == SIM_OK && byinsn) {
+        fputc('\n', of.f);
+        insnprof_write(of.f, &prof);
+    }
     cost_free(cm);
     if ((e = outfile_finish(&of, e)) != SIM_OK)
         return cli_report(e);

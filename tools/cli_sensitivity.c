@@ -470,18 +470,33 @@ int cli_sensitivity(int argc, char **argv)
     }
     if (plot) {
         const char *labels[PARAM__COUNT];
+        char named[PARAM__COUNT][96];
         double lo[PARAM__COUNT], hi[PARAM__COUNT];
-        size_t np = shown;
+        size_t np = shown, others = 0;
         for (size_t k = 0; k < np; k++) {
-            labels[k] = param_name(rank[k]->id);
-            lo[k] = rank[k]->lo_pct;
-            hi[k] = rank[k]->hi_pct;
+            const sens_entry *x = rank[k];
+            /* a probe that is not the nominal step (a whole number, a
+             * power of two, a range's end: 2 -> 1 is 50%) says its values
+             * on its bar, or the legend's "10%" would be false for it */
+            double nominal = 100 * so.step;
+            bool other = (x->lo != x->base &&
+                          fabs(fabs(rel_change(x, x->lo)) - nominal) > 0.5) ||
+                         (x->hi != x->base &&
+                          fabs(fabs(rel_change(x, x->hi)) - nominal) > 0.5);
+            if (other) {
+                snprintf(named[k], sizeof named[k], "%s (%.6g / %.6g / %.6g)",
+                         param_name(x->id), x->lo, x->base, x->hi);
+                labels[k] = named[k];
+                others++;
+            } else
+                labels[k] = param_name(x->id);
+            lo[k] = x->lo_pct;
+            hi[k] = x->hi_pct;
         }
-        char title[160];
+        char title[200];
         snprintf(title, sizeof title,
-                 "sim sensitivity: run change for each parameter %g%% lower / "
-                 "higher",
-                 100 * so.step);
+                 "sim sensitivity: each parameter %g%% lower / higher%s",
+                 100 * so.step, others ? " (or as named)" : "");
         err = tornado_plot(plot, title, labels, lo, hi, np);
         if (err != SIM_OK)
             return cli_report(err);

@@ -2,6 +2,7 @@
  * after an optimization, and per row its difference from the untransformed
  * prediction (model/whatif, docs/whatif.md). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,11 @@ static void help(FILE *f)
         "                 difference) and their soft TLBs' counters: where a\n"
         "                 row's change comes from (kvm and perf: # lines;\n"
         "                 json: \"stages\"; docs/whatif.md, \"Stages\")\n"
+        "  --by-insn      after the delta, the emulation exits by instruction\n"
+        "                 word on both sides: exits and handler usec,\n"
+        "                 untransformed and predicted, and what pv does with\n"
+        "                 each (kvm and perf: # lines; docs/tables.md, \"By\n"
+        "                 instruction\"); not with --platform systemc\n"
         "  --plot FILE    baseline vs predicted time share and per-row change:\n"
         "                 FILE.png and FILE.svg (gnuplot)\n"
         "  -o FILE        write the output to FILE (temporary name, renamed)\n"
@@ -227,6 +233,7 @@ int cli_whatif(int argc, char **argv)
         {"unit", required_argument, 0, 'u'}, /* deprecated */
         {"fold-emul", no_argument, 0, 'F'},
         {"stages", no_argument, 0, 'S'},
+        {"by-insn", no_argument, 0, 'I'},
         {"mix", required_argument, 0, 'm'},
         {"plot", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},
@@ -238,7 +245,7 @@ int cli_whatif(int argc, char **argv)
     const char *mix = NULL;
     table_fmt fmt = TFMT_KVM;
     stats_unit unit = STATS_USEC;
-    bool fold = false, systemc = false, stages = false;
+    bool fold = false, systemc = false, stages = false, byinsn = false;
     char *sets[64];
     int nsets = 0, c;
     optind = 1;
@@ -276,6 +283,7 @@ int cli_whatif(int argc, char **argv)
             break;
         case 'F': fold = true; break;
         case 'S': stages = true; break;
+        case 'I': byinsn = true; break;
         case 'm':
             if (cli_once("whatif", "--mix", &mix, optarg))
                 return 2;
@@ -306,6 +314,14 @@ int cli_whatif(int argc, char **argv)
                                          "as # lines, or are json's "
                                          "\"stages\"",
                                table_fmt_name(fmt));
+    if (byinsn && fmt != TFMT_KVM && fmt != TFMT_PERF)
+        return cli_usage_error("whatif", "--by-insn prints '#' lines after a "
+                               "kvm or perf table, not with --format %s",
+                               table_fmt_name(fmt));
+    if (byinsn && systemc)
+        return cli_usage_error("whatif", "--by-insn takes each exit's "
+                               "handler from the direct path, not the "
+                               "SystemC platform");
     if (!out)
         out = "-";
     const char *path = argv[optind];
@@ -369,6 +385,11 @@ int cli_whatif(int argc, char **argv)
                       .wall = wall_on ? &wall : NULL,
                       .models = stages ? keep_stages : NULL,
                       .models_ctx = &ks};
+    static insnprof ib, ip;
+    if (byinsn) {
+        wo.by_insn_base = &ib;
+        wo.by_insn_pred = &ip;
+    }
     static stats sb, sp;
     whatif_result res;
     e = whatif_run(path, chain, &prm, &wo, &sb, &sp, &res);
@@ -480,6 +501,11 @@ int cli_whatif(int argc, char **argv)
             whatif_chain_report(chain, of.f);
             if (ks.text)
                 fputs(ks.text, of.f);
+            if (byinsn) {
+                fputs("#\n", of.f);
+                insnprof_write_diff(of.f, &ib, &ip, "untransformed",
+                                    whatif_chain_name(chain));
+            }
         }
     }
     /* a trace synthesised like a table in the folded layout: the table's
@@ -515,7 +541,8 @@ int cli_whatif(int argc, char **argv)
     if (e == SIM_OK && plot) {
         char title[256];
         snprintf(title, sizeof title, "%s: %s", base, whatif_chain_name(chain));
-        e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title);
+        e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title,
+                             NAN);
     }
     whatif_chain_free(chain);
     stages_kept_free(&ks);

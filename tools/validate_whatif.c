@@ -2072,7 +2072,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         char base[700], title[256];
         snprintf(base, sizeof base, "%s/%s", c->plot_dir, c->name);
         snprintf(title, sizeof title, "%s: predicted vs measured", c->name);
-        e = cli_plot_compare(base, &cmp, "measured", "predicted", title);
+        e = cli_plot_compare(base, &cmp, "measured", "predicted", title,
+                             row_budget);
         if (e != SIM_OK)
             return e;
         fprintf(c->out, "  pictures: %s.png, %s.svg\n", base, base);
@@ -2080,7 +2081,8 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         char base[700], title[256];
         snprintf(base, sizeof base, "%s/%s", c->plot_dir, c->name);
         snprintf(title, sizeof title, "%s: predicted vs measured", c->name);
-        e = cli_plot_compare(base, &cmp, "measured", "predicted", title);
+        e = cli_plot_compare(base, &cmp, "measured", "predicted", title,
+                             row_budget);
     }
     return e;
 }

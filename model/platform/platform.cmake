@@ -24,10 +24,11 @@ target_include_directories(simplatform PUBLIC ${CMAKE_SOURCE_DIR}/model/platform
 list(APPEND SIM_EXTRA_LIBS simplatform)
 
 # test_platform and test_whatif (model/whatif prices through the platform
-# on request) are created by tests/tests.cmake after this fragment; link it
-# to the platform once the whole directory has been read.
+# on request), and test_insnprof (its lines say what the pv transform does,
+# which pulls in model/whatif) are created by tests/tests.cmake after this
+# fragment; link them to the platform once the whole directory has been read.
 function(_sim_platform_link_tests)
-  foreach(t test_platform test_whatif)
+  foreach(t test_platform test_whatif test_insnprof)
     if(TARGET ${t})
       target_link_libraries(${t} PRIVATE simplatform)
     endif()
