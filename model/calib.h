@@ -36,6 +36,9 @@ typedef struct calib_param {
     double lo, hi;              /* the range fitted over */
     calib_state state;
     char why[120]; /* for held ones: what it is collinear with */
+    bool first_round; /* fitted in the first round, held in the second
+                         (calib_result.round2): its value is the first
+                         round's, not the start's */
 } calib_param;
 
 typedef struct calib_row {
@@ -145,6 +148,14 @@ typedef struct calib_result {
      * no search) */
     double cost_fit, cost_nearest;
     char round_note[160];
+    /* the second identification, at the first fit's point: it picked
+     * another set (round2_tried), the fit went on from that point with
+     * it, and was kept when its objective was lower (round2); the first
+     * round's objective and iterations, the second's objective */
+    bool round2_tried, round2;
+    double cost_round1, cost_round2;
+    unsigned iterations_round1;
+    int round2_added, round2_dropped;
     double resvar;           /* chi2 / (residuals - fitted), NAN if <= 0 */
     bool converged;
     char status[120];        /* how the fit ended */

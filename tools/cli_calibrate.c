@@ -470,7 +470,7 @@ int cli_calibrate(int argc, char **argv)
                "them):\n");
     int col = 0;
     for (int k = 0; k < r.nparam; k++) {
-        if (r.par[k].state == CALIB_FITTED)
+        if (r.par[k].state == CALIB_FITTED || r.par[k].first_round)
             continue;
         const char *n = param_name(r.par[k].id);
         if (col == 0)
@@ -491,7 +491,9 @@ int cli_calibrate(int argc, char **argv)
     for (int id = 0; id < PARAM__COUNT; id++) {
         bool fitted = false;
         for (int k = 0; k < r.nparam; k++)
-            fitted |= (int)r.par[k].id == id && r.par[k].state == CALIB_FITTED;
+            fitted |= (int)r.par[k].id == id &&
+                      (r.par[k].state == CALIB_FITTED ||
+                       r.par[k].first_round);
         if (start.origin[id] == PO_DEFAULT || fitted)
             continue;
         if (!head)
