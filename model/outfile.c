@@ -360,8 +360,14 @@ static sim_err open_temp(outfile *o, const char *final, const char *name,
     size_t n = strlen(final);
     if (!(o->tmp = malloc(n + 12)))
         return sim_fail(SIM_ERR_NOMEM, "out of memory");
-    memcpy(o->tmp, final, n);
-    memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+    /* the temporary name is the final one + ".tmp.XXXXXX", its base cut
+     * so that it stays a file name (255 bytes): a final name of 250
+     * could not be written ("File name too long" for the temporary) */
+    const char *sl = strrchr(final, '/');
+    size_t dir = sl ? (size_t)(sl + 1 - final) : 0;
+    size_t keep = n - dir > 255 - 11 ? dir + 255 - 11 : n;
+    memcpy(o->tmp, final, keep);
+    memcpy(o->tmp + keep, ".tmp.XXXXXX", 12);
     int fd = make_temp(o);
     int err = errno;
     if (fd < 0)

@@ -277,11 +277,53 @@ static sim_err ini_result(params *p, ini_ctx *c, int rc, const char *name)
         if (c->failed)
             return sim_fail(c->err, "%s:%d: %s", name, rc, c->msg);
         return sim_fail(SIM_ERR_FORMAT,
-                        "%s:%d: expected `name = value` (a "
-                        "line of at most 200 characters)",
+                        "%s:%d: expected `name = value`",
                         name, rc);
     }
     snprintf(p->file, sizeof p->file, "%s", name);
+    return SIM_OK;
+}
+
+/* What inih (Debian's build) would read otherwise than it is written,
+ * refused before it parses: a NUL byte (fgets ends its line there: the rest
+ * of "1.5\0garbage" passed unseen), a line longer than its buffer (split
+ * in two: the tail read as a line of its own, every later error named one
+ * line too far) and ':' for '=' (inih's other delimiter, not this file's
+ * `name = value`). Fed one character at a time, EOF last. */
+#define INI_LINE_MAX 198 /* inih's 200-byte buffer: the line, '\n', NUL */
+typedef struct ini_scan {
+    const char *name;
+    unsigned line, len; /* the line (from 1), its bytes so far */
+    int first;          /* its first non-blank character; 0: none yet */
+    bool eq, colon;     /* an '=' seen; a ':' seen before any '=' */
+} ini_scan;
+
+static sim_err ini_scan_char(ini_scan *s, int ch)
+{
+    if (ch == '\0')
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: a NUL byte: a parameter "
+                        "file is text", s->name, s->line);
+    if (ch == '\n' || ch == EOF) {
+        bool note = s->first && !strchr(";#[", s->first);
+        if (note && s->colon)
+            return sim_fail(SIM_ERR_FORMAT, "%s:%u: expected `name = value`, "
+                            "found ':' before any '='", s->name, s->line);
+        s->line++;
+        s->len = 0;
+        s->first = 0;
+        s->eq = s->colon = false;
+        return SIM_OK;
+    }
+    if (++s->len > INI_LINE_MAX)
+        return sim_fail(SIM_ERR_FORMAT, "%s:%u: a line of more than %d "
+                        "characters (the parameter reader would split it)",
+                        s->name, s->line, INI_LINE_MAX);
+    if (!s->first && ch != ' ' && ch != '\t' && ch != '\r')
+        s->first = ch;
+    if (ch == '=')
+        s->eq = true;
+    else if (ch == ':' && !s->eq)
+        s->colon = true;
     return SIM_OK;
 }
 
@@ -299,16 +341,13 @@ sim_err params_load_file(params *p, const char *path)
         return sim_fail(SIM_ERR_IO, "%s: is a directory, not a parameter "
                                     "file", path);
     }
-    /* inih reads lines with fgets: a NUL byte would end its line there
-     * and the rest ("1.5\0garbage") would pass unseen */
-    unsigned line = 1;
-    for (int ch; (ch = getc(f)) != EOF;) {
-        if (ch == '\n')
-            line++;
-        else if (ch == '\0') {
+    ini_scan s = {.name = path, .line = 1};
+    for (int ch = 0; ch != EOF;) {
+        ch = getc(f);
+        sim_err e = ini_scan_char(&s, ch);
+        if (e != SIM_OK) {
             fclose(f);
-            return sim_fail(SIM_ERR_FORMAT, "%s:%u: a NUL byte: a parameter "
-                            "file is text", path, line);
+            return e;
         }
     }
     rewind(f);
@@ -323,6 +362,14 @@ sim_err params_load_file(params *p, const char *path)
 sim_err params_load_string(params *p, const char *text, const char *name)
 {
     ini_ctx c = {.p = p, .path = name};
+    ini_scan s = {.name = name, .line = 1};
+    for (const char *t = text;; t++) {
+        sim_err e = ini_scan_char(&s, *t ? (unsigned char)*t : EOF);
+        if (e != SIM_OK)
+            return e;
+        if (!*t)
+            break;
+    }
     return ini_result(p, &c, ini_parse_string(text, params_ini_line, &c), name);
 }
 
@@ -394,7 +441,8 @@ void params_write_doc(FILE *f)
         "\n"
         "Override with an INI file (`--params P`, lines `name = value`, `;` "
         "or\n"
-        "`#` comments, no sections, each parameter once, values may end in\n"
+        "`#` comments, no sections, each parameter once, lines of at most 198\n"
+        "characters, values may end in\n"
         "k/M/G: powers of 1000, of 1024 for a size in bytes, `32K` = 32768)\n"
         "or with\n"
         "`--set name=value`; `sim params show` prints the resolved values.\n"

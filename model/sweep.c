@@ -356,6 +356,13 @@ sim_err sweep_plan_points(sweep_plan *pl, uint64_t samples,
             n *= (double)pl->axes[a].n;
         }
     }
+    /* whatever --yes says: --samples 2^61 wrapped the values' size to 8
+     * bytes (a heap overflow as they were drawn), and a grid's product
+     * can pass what a size_t holds */
+    if (n > 1e9)
+        return sim_fail(SIM_ERR_USAGE,
+                        "%.0f points, more than 1000000000 (whatever --yes "
+                        "says)", n);
     if (n > (double)max_points)
         return sim_fail(SIM_ERR_USAGE,
                         "%.0f points, more than %llu (--max-points); "

@@ -359,6 +359,14 @@ static bool row_contradicts(const table_row *r, const char *type, char *msg,
                  type, r->sum, r->max);
         return true;
     }
+    /* a share of a total: more than 100 is no rounding (a column shifted,
+     * a sum typed there); read, it was carried into every output */
+    if (isfinite(r->time_pct) && r->time_pct > 100.005) {
+        snprintf(msg, n, "%s: time%% %.2f, more than 100: the row "
+                 "contradicts itself (a column mistyped or shifted?)",
+                 type, r->time_pct);
+        return true;
+    }
     if (r->count == 0)
         return false;
     if (!isnan(r->avg)) {
@@ -1597,8 +1605,18 @@ static void write_kvm(FILE *f, const table *w, const table *orig, bool fold)
     char b[TABLE_NUMBUF];
     if (w->title[0])
         fprintf(f, "%s\n", w->title);
-    fprintf(f, "unit is usec\ntraced duration %s usec\n%s\n",
-            table_num_int(b, table_traced_or_sum(w), true), KVM_HEADER);
+    /* A table that does not know its traced duration (perf's, a csv
+     * without TIMEINGUEST: no guest time) gets no traced duration line, the
+     * layout's reader takes none: its exit rows' sum there read as a
+     * traced duration that was only the handled time */
+    if (isfinite(w->traced_usec))
+        fprintf(f, "unit is usec\ntraced duration %s usec\n%s\n",
+                table_num_int(b, w->traced_usec, true), KVM_HEADER);
+    else
+        fprintf(f, "unit is usec\n# no traced duration: no guest time in "
+                   "this table; time%% of its exit rows' sum, %s usec "
+                   "handled\n%s\n",
+                table_num_int(b, table_traced_or_sum(w), true), KVM_HEADER);
     int idx[EXIT__COUNT];
     int n = table_rows_by_sum(w, idx, true);
     for (int k = 0; k < n; k++)

@@ -173,6 +173,17 @@ const char *whatif_chain_name(const whatif_chain *c)
     return c->name;
 }
 
+const char *whatif_chain_input(const whatif_chain *c, unsigned k)
+{
+    for (unsigned i = 0; i < c->n; i++) {
+        const char *in = c->ops[i]->input ? c->ops[i]->input(c->state[i])
+                                          : NULL;
+        if (in && k-- == 0)
+            return in;
+    }
+    return NULL;
+}
+
 void whatif_guest_line(char *buf, size_t n, const whatif_result *r)
 {
     double hz = r->header.tb_hz ? (double)r->header.tb_hz : 1.0;

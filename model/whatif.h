@@ -74,6 +74,9 @@ typedef struct xf_ops {
     void (*exit)(void *state, whatif_env *env, xf_exit *x);
     /* Counters for the report: one line, or nothing. */
     void (*report)(const void *state, FILE *f);
+    /* A file the transform reads (pv:sites=FILE), or NULL (may be NULL):
+     * no output of the command may replace it. */
+    const char *(*input)(const void *state);
     void (*free)(void *state);
 } xf_ops;
 
@@ -123,6 +126,9 @@ SIM_MUST_CHECK sim_err whatif_chain_parse(whatif_chain **c, const char *spec);
 void whatif_chain_free(whatif_chain *c);
 /* The canonical spelling ("pv,no-iccci"). */
 const char *whatif_chain_name(const whatif_chain *c);
+/* The k-th file the chain's transforms read (pv:sites=FILE), from k = 0;
+ * NULL past the last. A command checks its outputs against each. */
+const char *whatif_chain_input(const whatif_chain *c, unsigned k);
 /* Every transform, one per line: "  name[:options]  summary". */
 void whatif_list(FILE *f);
 

@@ -196,6 +196,11 @@ static sim_err opt_u64(const char *name, const char *v, uint64_t lo,
     return SIM_OK;
 }
 
+static const char *pv_input(const void *state)
+{
+    return ((const pv *)state)->sites_file;
+}
+
 static void pv_free(void *state)
 {
     pv *s = state;
@@ -1419,5 +1424,6 @@ const xf_ops xf_pv = {
     .begin = pv_begin,
     .exit = pv_exit,
     .report = pv_report,
+    .input = pv_input,
     .free = pv_free,
 };

@@ -3,7 +3,7 @@
 # followed, directories refused before the work, temporary files removed on
 # a signal, an error leaves no output (tests/outfile_paths.sh).
 foreach(case fifo symlink dangling absolute stdout directory missing-dir report
-        params-dir output-is-input other-input two-outputs stdout-full device signal-TERM signal-INT dump-signal record-int plot)
+        params-dir output-is-input other-input plot-over-input plot-fails long-name two-outputs stdout-full device signal-TERM signal-INT dump-signal record-int plot)
   add_test(NAME cli_outfile_${case}
     COMMAND sh ${CMAKE_SOURCE_DIR}/tests/outfile_paths.sh ${case} $<TARGET_FILE:sim>
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)

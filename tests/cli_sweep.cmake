@@ -108,3 +108,17 @@ add_test(NAME cli_sensitivity_plot_names_other_steps
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/cost_mix.bin
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
 set_tests_properties(cli_sensitivity_plot_names_other_steps PROPERTIES TIMEOUT 60)
+# Audit: -o x.JSON wrote CSV under a name that says JSON (the extension was
+# matched case-sensitively)
+add_test(NAME cli_sweep_sens_upper_json_ext
+  COMMAND sh -c "\"$0\" sweep \"$1\" --param cpi=1,2 -o up_sw.JSON 2>/dev/null && head -c 1 up_sw.JSON | grep -q '{' && \"$0\" sensitivity \"$1\" --top 1 -o up_se.JSON >/dev/null 2>&1 && head -c 1 up_se.JSON | grep -q '{'"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/synth500.bin
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sweep_sens_upper_json_ext PROPERTIES TIMEOUT 120)
+# Audit: --target on a run that no parameter moves printed its heading and
+# nothing under it
+add_test(NAME cli_sensitivity_target_nothing_moves
+  COMMAND sh -c "\"$0\" trace pack \"$1\" -o empty_sens.bin && \"$0\" sensitivity empty_sens.bin --target -10% | grep -A1 '^To change the run by -10%' | grep -q '^  none: no parameter moves this run$'"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_empty.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_sensitivity_target_nothing_moves PROPERTIES TIMEOUT 60)

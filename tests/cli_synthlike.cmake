@@ -206,7 +206,7 @@ add_test(NAME cli_synth_like_given_not_assumed
 # refused before the writing starts: --exits 1000G ran until the disk was
 # full (32 TB; no test machine has them free)
 sim_cli_test(synth_like_no_room 2
-  "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ GB free"
+  "~room.bin: 1000000000000 exits take at least 32000\\.0 GB \\(32 bytes an exit\\), and \\. has [0-9.]+ (GB|MB|kB|bytes) free"
   trace synth --like @table_halt.txt --exits 1000G -o room.bin)
 # an exit of the waits' row many tick periods long (the seed's EMULINST
 # max, 247,582 usec) is one the model's waits cannot make: said in a note
@@ -231,3 +231,8 @@ sim_cli_test(synth_like_handlers_short_3x 0
 add_test(NAME cli_synth_like_handlers_not_short_2629
   COMMAND sh -c "'$<TARGET_FILE:sim>' trace synth --like '${CMAKE_SOURCE_DIR}/tests/data/table_boardb_emul.txt' --exits 20k -o like_short2629.bin 2> like_short2629.err && grep -q 'synth: wrote' like_short2629.err && ! grep 'short of' like_short2629.err"
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Audit: the sizes in the unit that shows them: 10 exits into a place with
+# no room (/proc) said "0.0 GB, and /proc has 0.0 GB free"
+sim_cli_test(synth_room_small_sizes 2
+  "~/proc/x.bin: 10 exits take at least 320 bytes \\(32 bytes an exit\\), and /proc has 0 bytes free"
+  trace synth --exits 10 -o /proc/x.bin)

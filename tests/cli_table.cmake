@@ -165,3 +165,33 @@ sim_cli_test(table_diff_perf_as_kvm_handled 0
 sim_cli_test(table_counts_sum_overflow 2
   "~table_counts_overflow.txt: the exit counts add up beyond 2\\^64"
   table show @table_counts_overflow.txt)
+# Audit: against a table without guest time the text diff printed each
+# table's own time% (of its traced duration: 45.36) while csv and json give
+# shares of the handled time (47.93): now both forms the same, and no
+# time% for TIMEINGUEST
+sim_cli_test(table_diff_handled_time_pct_text 0
+  "~EMULINST +6,423,699 +6,423,699 .* 47\\.93 +47\\.93"
+  table diff ${NOPV} @table_noguest.csv)
+sim_cli_test(table_diff_handled_time_pct_csv 0
+  "~EMULINST,6423699,6423699,.*,47\\.93,47\\.93"
+  table diff ${NOPV} @table_noguest.csv --format csv)
+# Audit: a table without guest time (perf's, a csv without TIMEINGUEST)
+# written as kvm said "traced duration N usec" with its exit rows' sum, the
+# handled time: no such line now, a comment saying what the sum is
+add_test(NAME cli_table_noguest_no_traced_line
+  COMMAND sh -c "\"$0\" table show \"$1\" >ng.txt && ! grep -q '^traced duration' ng.txt && grep -q '^# no traced duration: no guest time in this table. time% of its exit rows. sum, 191,382,441 usec handled$' ng.txt && \"$0\" table show ng.txt --check"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_noguest.csv
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_table_noguest_no_traced_line PROPERTIES TIMEOUT 60)
+# Audit: a table's stated accounting (json's "accounting") was dropped by
+# convert, json to json too: a 3.1+ table was then read as 2.6.29
+sim_cli_test(table_convert_keeps_accounting 0 "~\"accounting\": \"3\\.1\""
+  table convert @table_acct31.json --to json)
+sim_cli_test(table_convert_says_accounting_lost 0
+  "~note: the table states accounting 3\\.1, which the kvm form does not carry"
+  table convert @table_acct31.json --to kvm)
+# Audit: a time% above 100 (a share of a total) was read without a word and
+# carried into every output; only --check named it
+sim_cli_test(table_time_pct_over_100 2
+  "~table_time_pct_over.txt:6: MMIO: time% 500\\.00, more than 100"
+  table show @table_time_pct_over.txt)

@@ -91,7 +91,25 @@ set_tests_properties(cli_progress_on_tty PROPERTIES TIMEOUT 120)
 sim_cli_test(trace_profile_source_newline 2
   "~--source: one line of printable text \\(character 2 is not\\)"
   trace profile @synth500.bin --name x --source "a\nexits 5" -o prof_nl.txt)
+# Audit: --name had no such check: "x\ny" wrote a profile whose
+# reader refused it (or took the second line as a keyword)
+sim_cli_test(trace_profile_name_newline 2
+  "~--name: one line of printable text \\(character 2 is not\\)"
+  trace profile @synth500.bin --name "x\ny" -o prof_nl.txt)
+# Audit: one recording given twice as --wall counted as two runs of the
+# wall-time fit (its three runs and its t-test's degrees of freedom)
+sim_cli_test(trace_profile_wall_same_recording 2
+  "~--wall .*synth500.bin and --wall .*synth500.bin are the same recording"
+  trace profile @synth500.bin --name x --wall @synth500.bin
+  --wall @../data/synth500.bin --wall @cost_mix.bin -o prof_w.txt)
 sim_cli_test(trace_profile_assumes_long 2
   "~--assumes: at most 199 characters, not 220"
   trace profile @synth500.bin --name x -o prof_long.txt --assumes
   "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789")
+# Audit: a trace without records printed "first tb: 0", "last tb: 0" and
+# "duration: 0 ticks", timestamps of nothing
+add_test(NAME cli_trace_info_no_records
+  COMMAND sh -c "\"$0\" trace pack \"$1\" -o empty.bin && \"$0\" trace info empty.bin >empty_info.txt && grep -q '^first tb: *- (no records)$' empty_info.txt && grep -q '^duration: *-$' empty_info.txt"
+    $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/trace_empty.txt
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+set_tests_properties(cli_trace_info_no_records PROPERTIES TIMEOUT 60)

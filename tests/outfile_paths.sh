@@ -129,6 +129,54 @@ other-input)
       fail "sim $cmd changed the trace"
   done
   no_temp ;;
+plot-over-input)
+  # Audit: whatif --plot BASE writes BASE.png and BASE.svg; neither was
+  # checked against the trace, --params or -o (a trace named t.png was
+  # replaced by the picture), and no -o against pv:sites=FILE (whatif,
+  # sweep, sensitivity replaced the kernel's sites with their output)
+  ref
+  cp ref.bin ref.png; cp ref.bin ref0.bin
+  printf 'cpi = 1.5\n' >p.svg; cp p.svg p0.svg
+  printf '0xc0001000 mtmsr\n' >sites.txt; cp sites.txt sites0.txt
+  pv=pv:template-bytes=65536:sites=sites.txt
+  for cmd in "whatif ref.png --transform no-iccci --plot ref" \
+             "whatif ref.bin --params p.svg --transform no-iccci --plot p" \
+             "whatif ref.bin --transform no-iccci --plot q -o q.png" \
+             "whatif ref.bin --transform $pv -o sites.txt" \
+             "whatif ref.bin --transform $pv --plot sites -o ./sites.png" \
+             "sweep ref.bin --transform $pv --param cpi=1,2 -o sites.txt" \
+             "sensitivity ref.bin --transform $pv -o sites.txt"; do
+    out=$($sim $cmd 2>&1); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd: exit code $rc, expected 2"
+    echo "$out" | grep -Eq "is also the input|are the same file" ||
+      fail "sim $cmd said: $out"
+    cmp -s ref0.bin ref.png && cmp -s p0.svg p.svg &&
+      cmp -s sites0.txt sites.txt || fail "sim $cmd changed an input"
+    [ ! -e q.png ] && [ ! -e q.svg ] || fail "sim $cmd wrote an output"
+  done
+  no_temp ;;
+plot-fails)
+  # Audit: a --plot that failed (here: no gnuplot on PATH) after -o was
+  # committed left OUT written, an old one replaced, under exit code 2
+  "$sim" trace synth --exits 2000 -o t.bin 2>/dev/null || fail "synth"
+  for cmd in "sweep t.bin --param cpi=1,2 -o old.csv --plot x.png" \
+             "sensitivity t.bin -o old.csv --plot x.png" \
+             "whatif t.bin --transform no-iccci -o old.csv --plot x"; do
+    echo old >old.csv
+    out=$(PATH=/nonexistent $sim $cmd 2>&1 >/dev/null); rc=$?
+    [ $rc = 2 ] || fail "sim $cmd without gnuplot: exit code $rc, expected 2"
+    echo "$out" | grep -q "gnuplot" || fail "sim $cmd said: $out"
+    [ "$(cat old.csv)" = old ] || fail "sim $cmd replaced -o although its plot failed"
+  done
+  no_temp ;;
+long-name)
+  # Audit: a 250-byte file name (a file name takes 255) could not be
+  # written: its temporary name, + ".tmp.XXXXXX", was too long
+  ref
+  long=$(printf 'n%.0s' $(seq 250))
+  synth "$long" 2>err.txt || { cat err.txt; fail "synth -o a 250-byte name failed"; }
+  cmp -s ref.bin "$long" || fail "the 250-byte name does not hold the trace"
+  no_temp ;;
 two-outputs)
   # two outputs of one command under one name: one would replace the other
   ref

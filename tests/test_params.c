@@ -168,6 +168,40 @@ static void test_string_reader_names_its_lines(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "mem:2: unknown parameter"));
 }
 
+/* Audit: inih splits a line longer than its buffer and reads the tail as a
+ * line of its own (every later error named one line too far, or the tail
+ * taken as a value), and takes ':' for '=': both refused, naming the line */
+static void test_long_line_and_colon_are_refused(void)
+{
+    params p;
+    params_init(&p);
+    char text[512];
+    /* 198 characters: the longest line read whole */
+    snprintf(text, sizeof text, "cpi = 1.5%*s\nseed = 7\n", 198 - 9, "");
+    write_ini("line198", text);
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, seed), 7);
+    params_init(&p);
+    snprintf(text, sizeof text, "seed = 7\ncpi = 1.5%*sstub_insns = 9\n",
+             199 - 9 - 14, "");
+    write_ini("line199", text);
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:2: a line of more "
+                                                "than 198 characters"));
+    CU_ASSERT_EQUAL(params_load_string(&p, text, "mem"), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), "mem:2: a line of more"));
+    params_init(&p);
+    write_ini("colon", "seed = 7\ncpi: 1.5\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_ERR_FORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim_errmsg(), ".ini:2: expected `name = "
+                                                "value`, found ':'"));
+    CU_ASSERT_EQUAL(P(&p, cpi), param_default(PARAM_cpi));
+    /* a ':' in a comment or after the '=' is no delimiter */
+    write_ini("colon_ok", "; note: fitted\n# see: docs\ncpi = 1.5 ; a: b\n");
+    CU_ASSERT_EQUAL(params_load_file(&p, path), SIM_OK);
+    CU_ASSERT_EQUAL(P(&p, cpi), 1.5);
+}
+
 static CU_TestInfo tests[] = {
     {"defaults come from the table", test_defaults_come_from_the_table},
     {"every default is within its range",
@@ -184,6 +218,7 @@ static CU_TestInfo tests[] = {
     {"--set overrides the file", test_set_overrides_file},
     {"missing file is an I/O error", test_missing_file_is_io_error},
     {"string reader names its lines", test_string_reader_names_its_lines},
+    {"long line and ':' refused", test_long_line_and_colon_are_refused},
     CU_TEST_INFO_NULL,
 };
 

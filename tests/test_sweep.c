@@ -301,6 +301,14 @@ static void test_plan_bad_input(void)
     CU_ASSERT_EQUAL(sweep_plan_points(&pl, 0, 1, 10000), SIM_ERR_USAGE);
     CU_ASSERT(strstr(sim_errmsg(), "--yes") != NULL);
     sweep_plan_free(&pl);
+    /* Audit: --samples 2^61 --yes wrapped the values' size to 8 bytes and
+     * drawing them overflowed the heap: refused whatever --yes says */
+    memset(&pl, 0, sizeof pl);
+    CU_ASSERT_FATAL(sweep_plan_axis(&pl, "cpi=1:2") == SIM_OK);
+    CU_ASSERT_EQUAL(sweep_plan_points(&pl, 1ull << 61, 1, UINT64_MAX),
+                    SIM_ERR_USAGE);
+    CU_ASSERT(strstr(sim_errmsg(), "whatever --yes says") != NULL);
+    sweep_plan_free(&pl);
     /* --samples draws over LO:HI: a STEP would be silently ignored */
     memset(&pl, 0, sizeof pl);
     CU_ASSERT_FATAL(sweep_plan_axis(&pl, "cpi=1:2:0.5") == SIM_OK);

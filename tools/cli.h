@@ -118,6 +118,11 @@ int cli_check_distinct(const char *a, const char *b);
  * not both the same file. 0, or the exit code after the message. */
 int cli_check_out_and_plot(const char *out, const char *plot,
                            const char *trace, const char *pfile);
+/* Neither output (either may be NULL) is a file the transform chain reads
+ * (pv:sites=FILE): 0, or the exit code after the message. */
+struct whatif_chain;
+int cli_check_chain_inputs(const struct whatif_chain *c, const char *out,
+                           const char *plot);
 /* --tb-hz of a trace that gets the same core_hz (import, synth): within
  * core_hz's range, since replay prices its exits at that clock (1 kHz
  * made every cycle a millisecond). 0, or the usage error's code (2). */

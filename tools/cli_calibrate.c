@@ -435,8 +435,13 @@ int cli_calibrate(int argc, char **argv)
     FILE *f = of.f;
     fprintf(f, "; cycle-model parameters fitted by `sim calibrate` (sim440 %s)"
                "\n", SIM_VERSION);
-    fprintf(f, "; trace: %s sha256 %s\n", base_name(trace), sh_trace);
-    fprintf(f, "; table: %s sha256 %s\n", base_name(hwpath), sh_table);
+    /* a name cut to 100 bytes: the reader of params.ini takes lines of at
+     * most 198 (a 150-byte trace name made this file unreadable) */
+    const char *bt = base_name(trace), *bh = base_name(hwpath);
+    fprintf(f, "; trace: %.100s%s sha256 %s\n", bt,
+            strlen(bt) > 100 ? "..." : "", sh_trace);
+    fprintf(f, "; table: %.100s%s sha256 %s\n", bh,
+            strlen(bh) > 100 ? "..." : "", sh_table);
     fprintf(f, "; fit: %s; %d of %d candidates fitted, the others held at "
                "their start values\n", r.status, r.nfit, r.nparam);
     if (r.refined)

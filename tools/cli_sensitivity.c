@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -439,6 +440,9 @@ int cli_sensitivity(int argc, char **argv)
         qsort(tg, nt, sizeof tg[0], cmp_target);
         fprintf(rs, "\nTo change the run by %+g%%, one parameter at a time:\n",
                100 * so.target);
+        /* the heading alone read as an answer left out */
+        if (nt == 0)
+            fprintf(rs, "  none: no parameter moves this run\n");
         size_t lim = top && top < nt ? (size_t)top : nt;
         for (size_t k = 0; k < lim; k++) {
             const sens_entry *x = tg[k];
@@ -456,19 +460,19 @@ int cli_sensitivity(int argc, char **argv)
                        x->target_value, x->target_pct);
         }
     }
+    /* -o is committed after the plot: a plot that failed left the table
+     * written under an exit code 2 ("an error means no output") */
+    outfile of;
     if (out) {
-        outfile of;
         err = outfile_open(&of, out);
         if (err != SIM_OK)
             return cli_report(err);
         size_t l = strlen(out);
-        bool json = l > 5 && !strcmp(out + l - 5, ".json");
-        err = outfile_finish(&of,
-                             write_table(of.f, json, e, n, at, so.target != 0));
-        if (err != SIM_OK)
-            return cli_report(err);
+        /* x.JSON too: it held CSV */
+        bool json = l > 5 && !strcasecmp(out + l - 5, ".json");
+        err = write_table(of.f, json, e, n, at, so.target != 0);
     }
-    if (plot) {
+    if (err == SIM_OK && plot) {
         const char *labels[PARAM__COUNT];
         char named[PARAM__COUNT][96];
         double lo[PARAM__COUNT], hi[PARAM__COUNT];
@@ -498,8 +502,8 @@ int cli_sensitivity(int argc, char **argv)
                  "sim sensitivity: each parameter %g%% lower / higher%s",
                  100 * so.step, others ? " (or as named)" : "");
         err = tornado_plot(plot, title, labels, lo, hi, np);
-        if (err != SIM_OK)
-            return cli_report(err);
     }
-    return 0;
+    if (out)
+        err = outfile_finish(&of, err);
+    return err == SIM_OK ? 0 : cli_report(err);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -205,7 +206,11 @@ int cli_sweep_check_run(params *p, const char *trace, const char *out,
         sim_err e = whatif_chain_parse(&chain, transform);
         if (e != SIM_OK)
             return cli_report(e);
+        /* -o over pv:sites=FILE replaced the kernel's sites */
+        bad = cli_check_chain_inputs(chain, out, plot);
         whatif_chain_free(chain);
+        if (bad)
+            return bad;
     }
     return 0;
 }
@@ -334,7 +339,8 @@ int cli_sweep(int argc, char **argv)
         json = !strcmp(fmt, "json");
     } else {
         size_t l = strlen(out);
-        json = l > 5 && !strcmp(out + l - 5, ".json");
+        /* x.JSON too: it held CSV */
+        json = l > 5 && !strcasecmp(out + l - 5, ".json");
     }
     if (nspecs == 0)
         return cli_usage_error("sweep", "missing --param");
@@ -429,6 +435,10 @@ int cli_sweep(int argc, char **argv)
                 write_csv(of.f, &pl, res, done);
             if (e == SIM_OK && ferror(of.f))
                 e = sim_fail(SIM_ERR_IO, "%s: write failed", out);
+            /* the plot before -o is committed: a plot that failed left
+             * OUT written under an exit code 2 */
+            if (e == SIM_OK && plot)
+                e = sweep_plot(plot, &pl, res, done);
             e = outfile_finish(&of, e);
         }
         if (e == SIM_OK && mp.size > 1)
@@ -447,8 +457,6 @@ int cli_sweep(int argc, char **argv)
                     "handler windows or modelled guest time feed back into "
                     "it; docs/sweep.md)\n",
                     ndone - nexact);
-        if (e == SIM_OK && plot)
-            e = sweep_plot(plot, &pl, res, done);
     }
     simmpi_finish(&mp);
     free(res);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include "cli.h"
@@ -131,6 +132,20 @@ static void like_runs_line(const synth_like_report *r)
  * before it fills it, not after minutes of writing (statvfs of the
  * output's directory; standard output, a device, or a directory the
  * system cannot tell about are let through). */
+/* A size in the unit that shows it: "320 bytes", not "0.0 GB". */
+static const char *size_text(char *buf, size_t n, double b)
+{
+    if (b >= 1e9)
+        snprintf(buf, n, "%.1f GB", b / 1e9);
+    else if (b >= 1e6)
+        snprintf(buf, n, "%.1f MB", b / 1e6);
+    else if (b >= 1e3)
+        snprintf(buf, n, "%.1f kB", b / 1e3);
+    else
+        snprintf(buf, n, "%.0f bytes", b);
+    return buf;
+}
+
 static int room_for(const char *out, unsigned long long exits)
 {
     if (!strcmp(out, "-") || !strncmp(out, "/dev/", 5))
@@ -150,11 +165,15 @@ static int room_for(const char *out, unsigned long long exits)
     double need = 32.0 * (double)exits;
     if (need <= avail)
         return 0;
+    /* in the unit that shows them: 10 exits said "0.0 GB, and /proc has
+     * 0.0 GB free" */
+    char nb[32], ab[32];
     return cli_report(sim_fail(SIM_ERR_RANGE, "%s: %llu exits take at least "
-                               "%.1f GB (32 bytes an exit), and %s has %.1f "
-                               "GB free; give fewer --exits (the counts keep "
-                               "the table's proportions)",
-                               out, exits, need / 1e9, dir, avail / 1e9));
+                               "%s (32 bytes an exit), and %s has %s free; "
+                               "give fewer --exits (the counts keep the "
+                               "table's proportions)",
+                               out, exits, size_text(nb, sizeof nb, need), dir,
+                               size_text(ab, sizeof ab, avail)));
 }
 
 static int synth_like(const char *like, const char *mix,
@@ -395,8 +414,10 @@ int cli_trace_profile(int argc, char **argv)
                                "no blanks");
     /* each is one line of the profile: a newline would start a line of
      * its own (a keyword the reader then takes), and the profile keeps
-     * at most 199 characters of each */
-    if (cli_check_text("trace profile", "--source", source, 199, false) ||
+     * at most 199 characters of each (--name had no such check: "x\ny"
+     * wrote a profile its reader refused) */
+    if (cli_check_text("trace profile", "--name", name, 31, false) ||
+        cli_check_text("trace profile", "--source", source, 199, false) ||
         cli_check_text("trace profile", "--assumes", assumes, 199, false))
         return 2;
     if (!out)
@@ -407,6 +428,21 @@ int cli_trace_profile(int argc, char **argv)
     for (int k = 0; k < nwall; k++)
         if ((c = cli_check_output_of(out, wall[k])))
             return c;
+    /* one recording given twice (under any name) counted as two runs: the
+     * fit's "at least three" and its t-test's degrees of freedom were
+     * met by a copy of a point */
+    for (int k = 0; k < nwall; k++) {
+        struct stat a, b;
+        if (stat(wall[k], &a) != 0)
+            continue; /* named when it is read */
+        for (int j = 0; j < k; j++)
+            if (stat(wall[j], &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino)
+                return cli_usage_error("trace profile", "--wall %s and "
+                                       "--wall %s are the same recording: "
+                                       "the fit needs distinct runs",
+                                       wall[j], wall[k]);
+    }
     static exitprof p;
     if (nwall && nwall < 3)
         return cli_usage_error("trace profile", "--wall: give at least three "

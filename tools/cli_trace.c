@@ -168,14 +168,22 @@ static void print_info(const trace_header *h, const trace_footer *f)
     printf(")\n");
     printf("%-13s %llu\n", "exits:", (ull)f->n_exits);
     printf("%-13s %llu\n", "chunks:", (ull)f->n_chunks);
-    printf("%-13s %llu\n", "first tb:", (ull)f->first_tb);
-    printf("%-13s %llu\n", "last tb:", (ull)f->last_tb);
-    if (f->last_tb >= f->first_tb)
-        printf("%-13s %llu ticks = %.6f s\n",
-               "duration:", (ull)(f->last_tb - f->first_tb),
-               (double)(f->last_tb - f->first_tb) / (double)h->tb_hz);
-    else
-        printf("%-13s n/a (the last tb is before the first)\n", "duration:");
+    /* no records, no timestamps: "first tb: 0" and "duration: 0 ticks"
+     * were values of nothing */
+    if (f->n_records == 0) {
+        printf("%-13s - (no records)\n%-13s -\n%-13s -\n", "first tb:",
+               "last tb:", "duration:");
+    } else {
+        printf("%-13s %llu\n", "first tb:", (ull)f->first_tb);
+        printf("%-13s %llu\n", "last tb:", (ull)f->last_tb);
+        if (f->last_tb >= f->first_tb)
+            printf("%-13s %llu ticks = %.6f s\n", "duration:",
+                   (ull)(f->last_tb - f->first_tb),
+                   (double)(f->last_tb - f->first_tb) / (double)h->tb_hz);
+        else
+            printf("%-13s n/a (the last tb is before the first)\n",
+                   "duration:");
+    }
     if (f->n_exits == 0) {
         printf("exits by type: none\n");
         return;

@@ -345,7 +345,11 @@ int cli_whatif(int argc, char **argv)
     for (int k = 0; !bad && plot && k < 2; k++) {
         char pic[4096];
         snprintf(pic, sizeof pic, "%s.%s", plot, k ? "svg" : "png");
-        bad = cli_check_output_of(pic, mix);
+        /* BASE.png over the trace or --params replaced it with a picture,
+         * as over -o did the table */
+        bad = cli_check_out_and_plot(out, pic, path, pfile);
+        if (!bad)
+            bad = cli_check_output_of(pic, mix);
     }
     if (bad)
         return bad;
@@ -356,6 +360,17 @@ int cli_whatif(int argc, char **argv)
         fprintf(stderr, "transforms:\n");
         whatif_list(stderr);
         return 2;
+    }
+    /* -o or a picture over pv:sites=FILE replaced the kernel's sites */
+    bad = cli_check_chain_inputs(chain, out, NULL);
+    for (int k = 0; !bad && plot && k < 2; k++) {
+        char pic[4096];
+        snprintf(pic, sizeof pic, "%s.%s", plot, k ? "svg" : "png");
+        bad = cli_check_chain_inputs(chain, NULL, pic);
+    }
+    if (bad) {
+        whatif_chain_free(chain);
+        return bad;
     }
     static params prm;
     int rc = cli_params_resolve(&prm, pfile, sets, nsets);
@@ -537,13 +552,15 @@ int cli_whatif(int argc, char **argv)
         stages_kept_free(&ks);
         return cli_report(e);
     }
-    e = outfile_commit(&of);
-    if (e == SIM_OK && plot) {
+    /* the plot before -o is committed: a plot that failed left -o
+     * written under an exit code 2 ("an error means no output") */
+    if (plot) {
         char title[256];
         snprintf(title, sizeof title, "%s: %s", base, whatif_chain_name(chain));
         e = cli_plot_compare(plot, &cmp, "untransformed", "predicted", title,
                              NAN);
     }
+    e = outfile_finish(&of, e);
     whatif_chain_free(chain);
     stages_kept_free(&ks);
     return e == SIM_OK ? 0 : cli_report(e);

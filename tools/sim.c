@@ -11,6 +11,7 @@
 #include "outfile.h"
 #include "params.h"
 #include "sim_config.h"
+#include "whatif.h"
 
 typedef struct command {
     const char *name;
@@ -295,6 +296,19 @@ int cli_check_text(const char *cmd, const char *opt, const char *s,
         return cli_usage_error(cmd, "%s: at most %zu characters, not %zu",
                                opt, max, n);
     return 0;
+}
+
+int cli_check_chain_inputs(const struct whatif_chain *c, const char *out,
+                           const char *plot)
+{
+    const char *in;
+    int bad = 0;
+    for (unsigned k = 0; !bad && (in = whatif_chain_input(c, k)); k++) {
+        bad = cli_check_output_of(out, in);
+        if (!bad)
+            bad = cli_check_output_of(plot, in);
+    }
+    return bad;
 }
 
 int cli_check_out_and_plot(const char *out, const char *plot,
