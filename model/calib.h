@@ -36,6 +36,9 @@ typedef struct calib_param {
     double lo, hi;              /* the range fitted over */
     calib_state state;
     char why[120]; /* for held ones: what it is collinear with */
+    bool first_round; /* fitted in the first round, held in the second
+                         (calib_result.round2): its value is the first
+                         round's, not the start's */
 } calib_param;
 
 typedef struct calib_row {
@@ -138,6 +141,21 @@ typedef struct calib_result {
     char sv_note[4][200];    /* the weakest combinations, in words */
     int nres;
     double cost0, cost;      /* 0.5 * sum of squared residuals */
+    /* whole numbers: the fit's own (continuous) point's objective, and
+     * the point with each whole-number parameter at its nearest whole
+     * value; when that more than doubled the fit's objective, its
+     * neighbours were searched (round_note says what was kept; empty:
+     * no search) */
+    double cost_fit, cost_nearest;
+    char round_note[160];
+    /* the second identification, at the first fit's point: it picked
+     * another set (round2_tried), the fit went on from that point with
+     * it, and was kept when its objective was lower (round2); the first
+     * round's objective and iterations, the second's objective */
+    bool round2_tried, round2;
+    double cost_round1, cost_round2;
+    unsigned iterations_round1;
+    int round2_added, round2_dropped;
     double resvar;           /* chi2 / (residuals - fitted), NAN if <= 0 */
     bool converged;
     char status[120];        /* how the fit ended */
@@ -177,6 +195,10 @@ void calib_write_report(FILE *f, const calib_result *r);
 /* The residual variance, or "n/a (...)" when there is none (nothing
  * fitted, no degrees of freedom): never a bare "nan". */
 void calib_write_resvar(FILE *f, const calib_result *r);
+/* Lines (each prefixed with `pfx`, under 200 characters: an INI comment)
+ * about the whole-number search and a fitted point worse than its start;
+ * nothing when neither applies. */
+void calib_write_round(FILE *f, const char *pfx, const calib_result *r);
 /* `name = value` lines of every fitted parameter (the header is the
  * caller's); whole-number parameters are whole. */
 void calib_write_values(FILE *f, const calib_result *r);

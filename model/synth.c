@@ -383,9 +383,16 @@ static void like_handlers_prepare(like_ctx *c, const table *hw,
                 c->hbudget[r] = true;
         }
     }
+    c->rep->handler_limit = -1;
     for (int r = 0; r < EXIT__COUNT; r++)
-        if (c->hbudget[r] && need[r] > (double)left[r])
-            c->hq = fmin(c->hq, (double)left[r] / need[r]);
+        if (c->hbudget[r] && need[r] > (double)left[r] &&
+            (double)left[r] / need[r] < c->hq) {
+            c->hq = (double)left[r] / need[r];
+            c->rep->handler_limit = r;
+            c->rep->hneed = need[r];
+            c->rep->hneed_have = (double)left[r];
+        }
+    c->rep->handler_share = c->hq;
 }
 
 /* Whether the rows a handler takes from still hold all its exits: a

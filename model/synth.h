@@ -120,6 +120,12 @@ typedef struct synth_like_report {
     uint64_t gtlb_writes;
     uint64_t handlers;      /* misses whose refill handler wrote exits */
     uint64_t handler_exits; /* the emulated exits those handlers wrote */
+    /* the share of misses given a handler (1: all), and when below 1 the
+     * row that limits it: its exits (hneed_have) against what the
+     * handlers of all misses would take from it (hneed) */
+    double handler_share;
+    int handler_limit; /* exit type, -1: none */
+    double hneed, hneed_have;
 } synth_like_report;
 
 /* Writes a trace whose exit counts follow hw's rows exactly (scaled to

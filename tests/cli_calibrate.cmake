@@ -150,6 +150,19 @@ add_test(NAME cli_calibrate_halt_said
   COMMAND sh -c "\"$0\" trace synth --like \"$1\" --exits 2k -o calhalt.bin 2>/dev/null && \"$0\" calibrate --trace calhalt.bin --table \"$1\" --fit cpi -o calhalt.ini > calhalt.txt && grep -q '^# note: HALT: 1000 exits (avg 800 usec), a row the 44x kernels sim440 follows never charge' calhalt.txt"
     $<TARGET_FILE:sim> ${CMAKE_SOURCE_DIR}/tests/data/table_halt.txt
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/testtmp)
+# Whole-number parameters rounded over an edge of the model (a 400 MHz
+# board's guest entry at a whole usec): their neighbours are searched, the
+# fitted point is never worse than the start.
+add_test(NAME cli_calibrate_round_search
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_round_check.sh $<TARGET_FILE:sim>
+          ${NOPV} ${CMAKE_SOURCE_DIR}/tests/data/params_400mhz_fitted.ini)
+set_tests_properties(cli_calibrate_round_search PROPERTIES TIMEOUT 120)
+# Identifiability again at the fitted point (a 533 MHz board's guest row
+# stranded at +78% with the start's set alone). About 20 s in a release
+# build; 130-270 s under ASan on the shared 2-core machine, hence 600.
+add_test(NAME cli_calibrate_second_round
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calib_second_round.sh $<TARGET_FILE:sim> ${NOPV})
+set_tests_properties(cli_calibrate_second_round PROPERTIES TIMEOUT 600)
 # Audit: a trace with a 150-byte name made params.ini's "; trace:" line
 # longer than its reader takes (198): calibrate wrote a file that --params
 # refused (it named the wrong line, too); the names are cut to 100 bytes

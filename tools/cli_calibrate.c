@@ -31,7 +31,11 @@ static void help(FILE *f)
         "come from the trace; rows whose mix differs are listed first). GSL trust\n"
         "region over each parameter's range; finite differences with the model's\n"
         "seed fixed. Parameters the table cannot determine (no effect, or collinear\n"
-        "with others: Jacobian singular values, pivoted QR) are named and held.\n"
+        "with others: Jacobian singular values, pivoted QR) are named and held;\n"
+        "the choice is made again at the fitted point, and the fit goes on\n"
+        "when it picks another set (kept when its objective is lower).\n"
+        "Whole-number parameters are rounded; when that more than doubles the\n"
+        "objective, their other whole neighbours are tried.\n"
         "Prints the fitted values with 1-sigma uncertainties, the per-row table of\n"
         "measured vs fitted and the total duration error; writes params.ini for\n"
         "--params, with each fitted value's 1-sigma, the estimates'\n"
@@ -455,6 +459,7 @@ int cli_calibrate(int argc, char **argv)
                "variance ", r.cost0, r.cost);
     calib_write_resvar(f, &r);
     fputc('\n', f);
+    calib_write_round(f, "; ", &r);
     fprintf(f, "; %s: %+.2f%% against the table",
             r.total_handled ? "handled time (no guest time in the table)"
                             : "traced duration",
@@ -474,7 +479,7 @@ int cli_calibrate(int argc, char **argv)
                "them):\n");
     int col = 0;
     for (int k = 0; k < r.nparam; k++) {
-        if (r.par[k].state == CALIB_FITTED)
+        if (r.par[k].state == CALIB_FITTED || r.par[k].first_round)
             continue;
         const char *n = param_name(r.par[k].id);
         if (col == 0)
@@ -495,7 +500,9 @@ int cli_calibrate(int argc, char **argv)
     for (int id = 0; id < PARAM__COUNT; id++) {
         bool fitted = false;
         for (int k = 0; k < r.nparam; k++)
-            fitted |= (int)r.par[k].id == id && r.par[k].state == CALIB_FITTED;
+            fitted |= (int)r.par[k].id == id &&
+                      (r.par[k].state == CALIB_FITTED ||
+                       r.par[k].first_round);
         if (start.origin[id] == PO_DEFAULT || fitted)
             continue;
         if (!head)

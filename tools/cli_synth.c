@@ -241,6 +241,24 @@ static int synth_like(const char *like, const char *mix,
                 "handler: %llu emulated exits (docs/calibration.md)\n",
                 (unsigned long long)rep.handlers,
                 (unsigned long long)rep.handler_exits);
+    if (rep.handler_limit >= 0) {
+        /* the refill handlers' emulations are drawn from the table's
+         * rows: a row short of them leaves misses without a handler, a
+         * guest the profile does not have */
+        exit_type lr = (exit_type)rep.handler_limit;
+        bool spr = lr == EXIT_EMUL_MFSPR || lr == EXIT_EMUL_MTSPR;
+        fprintf(stderr, "synth: note: the table's %s row (%.0f exits at this trace's size) is "
+                "short of what the refill handlers of its guest TLB misses "
+                "take from it (%.0f): %.0f%% of the misses run a handler, "
+                "the others none (docs/calibration.md)%s\n",
+                exit_name(lr), rep.hneed_have, rep.hneed,
+                100 * rep.handler_share,
+                spr && (rows_3x || tb_per_usec > 0)
+                    ? "; read as a 3.0+ kernel's rows, where every mfspr/"
+                      "mtspr is counted in it: a 2.6.29-2.6.37 table "
+                      "(--accounting 2.6.29) has only a few SPRs there"
+                    : "");
+    }
     like_runs_line(&rep);
     for (int r = 0; r < EXIT__COUNT; r++) {
         if (!(rep.waits_share[r] > 0))

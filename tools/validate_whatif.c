@@ -1,9 +1,10 @@
 /* validate_whatif: the `whatif` kind of validation case (docs/validation.md):
  * baseline trace -> calibration -> transform -> predicted table, and only
  * then the measured table, handed to the comparison alone. The steps that
- * predict run before the measured table's key is even looked at; a test
- * (cli_validate.cmake) swaps the measured table and checks the predicted
- * numbers do not move. */
+ * predict never see it: before them it is only parsed, its numbers
+ * dropped, so that a malformed file is refused before minutes of
+ * prediction; a test (cli_validate.cmake) swaps the measured table and
+ * checks the predicted numbers do not move. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -192,7 +193,7 @@ static sim_err step(vcase *c, const char *what, const char *const *argv,
  * a later seed's run of a step the first one reported). */
 static void note(vcase *c, json_t *notes, const char *fmt, const char *a)
 {
-    char buf[768];
+    char buf[1200];
     if (!notes)
         return;
     snprintf(buf, sizeof buf, fmt, a);
@@ -357,7 +358,7 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
     snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     snprintf(seed_arg, sizeof seed_arg, "%lu", seed);
     const char *how = vcase_get(c, "baseline");
-    char p[600], buf[512];
+    char p[600], buf[1024];
     const char *argv[MAX_ARGS + 12 + 2 * MAX_SET];
     if (!how)
         return sim_fail(SIM_ERR_FORMAT, "%s: no 'baseline' (synth-like, "
@@ -510,10 +511,14 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
             bool board = vcase_get(c, "baseline.table") != NULL;
             bool dcore = board && bp.origin[PARAM_core_hz] == PO_DEFAULT,
                  dghz = board && bp.origin[PARAM_guest_hz] == PO_DEFAULT;
+            const char *bmix = vcase_get(c, "baseline.mix");
+            const char *acct = vcase_get(c, "accounting");
             snprintf(buf, sizeof buf,
                      "baseline: sim trace synth --like %s "
                      "(core and timebase at %g MHz%s; the "
-                     "guest ticking at %g Hz%s)",
+                     "guest ticking at %g Hz%s; the guest's instructions, "
+                     "pages and runs from profile %s%s; the tables' "
+                     "accounting %s%s)",
                      vcase_get(c, "baseline.table")
                          ? vcase_get(c, "baseline.table")
                          : "the recorded table",
@@ -524,7 +529,12 @@ static sim_err baseline(vcase *c, const char *trace, unsigned long seed,
                      P(&bp, guest_hz),
                      dghz ? ", assumed: the model's default, the tables do "
                             "not give their guest's HZ (params guest_hz)"
-                          : "");
+                          : "",
+                     bmix ? bmix : "boot",
+                     bmix ? "" : ", the default (baseline.mix)",
+                     acct ? acct : "2.6.29",
+                     acct ? "" : ", the default (accounting = 3.1 for a "
+                                 "3.1+ kernel's)");
             note(c, notes, "%s", buf);
         }
         return e;
@@ -630,6 +640,24 @@ static double calibrated_fit(const char *ini, char *worst, size_t n,
     return x;
 }
 
+/* The calibration's own warnings in its parameters file (whole-number
+ * parameters moved off their nearest values, a fit worse than its start:
+ * calib_write_round) as the case's notes: the calibrated point is what
+ * the prediction stands on. */
+static void calibrated_warnings(vcase *c, const char *ini, json_t *notes)
+{
+    char line[300];
+    FILE *f = fopen(ini, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!strncmp(line, "; whole numbers ", 16) ||
+            !strncmp(line, "; WARNING: ", 11))
+            note(c, notes, "calibration: %s", line + 2);
+    }
+    if (f)
+        fclose(f);
+}
+
 /* Step 2: parameters: an INI given by the case, then a calibration on the
  * baseline's (never the measured) table; *fit: its total error on that
  * table, in percent (NAN without a calibration). */
@@ -697,6 +725,7 @@ static sim_err calibrate(vcase *c, const char *trace, params *prm,
                          : "total",
                  *fit, worst);
         note(c, notes, "%s", buf);
+        calibrated_warnings(c, ini, notes);
         return params_load_file(prm, ini);
     }
     /* a table sim calibrate refuses (a malformed row) is the case's error:
@@ -1566,6 +1595,32 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     if (!vcase_get(c, "measured.table") && !vcase_get(c, "measured.record"))
         return sim_fail(SIM_ERR_FORMAT, "%s: no measured.table or "
                                         "measured.record", c->path);
+    /* the measured table is parsed now as well, and its numbers dropped:
+     * a malformed file, or one that fold = 0 cannot compare, fails before
+     * the prediction's minutes, not after them (a 10M-exit case spent 12
+     * minutes before such a refusal). The prediction never sees it: its
+     * numbers are read again at step 4, for the comparison alone. */
+    char mp[600];
+    if (vcase_path(c, "measured.table", mp, sizeof mp)) {
+        static table early_meas;
+        char tpu[40];
+        sim_err me = table_read_file_tb(&early_meas, mp, TFMT_AUTO,
+                                        case_tb_per_usec(c, tpu, sizeof tpu));
+        if (me != SIM_OK)
+            return me;
+        /* a synthesised or recorded baseline's records carry cpu440's
+         * EMUL_* subtypes, so its prediction has those rows (a trace
+         * file's is known after the prediction: checked there) */
+        const char *bh = vcase_get(c, "baseline");
+        bool subtyped = bh && (!strcmp(bh, "synth-like") ||
+                               !strcmp(bh, "record"));
+        if (!fold && subtyped && !emul_rows(&early_meas))
+            return vcase_fail(c, "fold", "fold = 0, but the measured table "
+                              "has no EMUL_* row (the seed's layout: its "
+                              "EMULINST holds every emulated instruction); "
+                              "fold = 1 compares it with the prediction's");
+        memset(&early_meas, 0, sizeof early_meas);
+    }
     /* the synthesis's and the prediction's values, with the case's line
      * and before the first step (they failed as a step's message, or,
      * mix, after the baseline and the calibration) */
@@ -1625,6 +1680,22 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
         if (e == SIM_OK && (k == 0 || draws || (table_rec && ct &&
                                                 !strcmp(ct, "baseline")))) {
             e = calibrate(c, trace, &prm, nk, &cal_fit[k]);
+            /* a calibration that does not reproduce its own table is what
+             * the prediction stands on: said where the verdict is read
+             * (a board's table the model fits badly, a fit stuck far
+             * from it), not only as the fit's number above */
+            if (e == SIM_OK && k == 0 && isfinite(cal_fit[k]) &&
+                fabs(cal_fit[k]) > total_budget) {
+                char w[400];
+                snprintf(w, sizeof w, "WARNING: the calibrated model misses "
+                         "its own table's total by %+.1f%%, more than "
+                         "budget.total (%g%%): the prediction stands on a "
+                         "model that does not reproduce the baseline; its "
+                         "rows: sim calibrate on the baseline trace (docs/"
+                         "validation.md, \"Your own board's tables\")",
+                         cal_fit[k], total_budget);
+                note(c, nk, "%s", w);
+            }
             if (e == SIM_OK && set) {
                 char buf[256];
                 snprintf(buf, sizeof buf, "%s", set);
