@@ -79,6 +79,10 @@ int cli_parse_guest_time(const char *cmd, const char *arg,
                          cost_guest_mode *g);
 /* --platform c|systemc: *systemc set; 0, or the usage error's code (2). */
 int cli_parse_platform(const char *cmd, const char *arg, bool *systemc);
+/* --by-insn's limits (docs/tables.md "By instruction"): '#' lines after a
+ * kvm or perf table, each exit's handler from the direct path; 0, or the
+ * usage error's exit code (2). */
+int cli_check_by_insn(const char *cmd, table_fmt fmt, bool systemc);
 /* --threads N, 1..64: 0, or the usage error's exit code (2). */
 int cli_parse_threads(const char *cmd, const char *arg,
                       unsigned long long *n);

@@ -119,21 +119,17 @@ static sim_err by_insn_cost_many(void *ctx, const trace_rec *r, size_t n,
     return e;
 }
 
-typedef struct by_insn_pass {
-    insnprof *prof;
-    bool usec;
-} by_insn_pass;
-
+/* a measured trace's pass: the same context, without a hook inside */
 static sim_err by_insn_header(void *ctx, const trace_header *h)
 {
-    by_insn_pass *b = ctx;
+    by_insn_hook *b = ctx;
     insnprof_init(b->prof, b->usec, h->tb_hz);
     return SIM_OK;
 }
 
 static sim_err by_insn_chunk(void *ctx, const trace_rec *recs, size_t n)
 {
-    by_insn_pass *b = ctx;
+    by_insn_hook *b = ctx;
     for (size_t i = 0; i < n; i++)
         insnprof_add(b->prof, &recs[i], recs[i].handler);
     return SIM_OK;
@@ -143,7 +139,7 @@ static sim_err by_insn_chunk(void *ctx, const trace_rec *recs, size_t n)
  * before it has checked that every exit has them). */
 static sim_err by_insn_measured(const char *path, insnprof *prof, bool usec)
 {
-    by_insn_pass b = {.prof = prof, .usec = usec};
+    by_insn_hook b = {.prof = prof, .usec = usec};
     trace_pass p = {.ctx = &b,
                     .header = by_insn_header,
                     .chunk = by_insn_chunk};
@@ -307,14 +303,8 @@ int cli_replay(int argc, char **argv)
     if (fmt == TFMT_CSV && compare && stages)
         return cli_usage_error("replay", "--format csv is one table: "
                                "--compare or --stages (both: --format json)");
-    if (byinsn && (fmt == TFMT_CSV || fmt == TFMT_JSON || fmt == TFMT_DEBUGFS))
-        return cli_usage_error("replay", "--by-insn prints '#' lines after a "
-                               "kvm or perf table, not with --format %s",
-                               table_fmt_name(fmt));
-    if (byinsn && systemc)
-        return cli_usage_error("replay", "--by-insn takes each exit's "
-                               "handler from the direct replay, not the "
-                               "SystemC platform");
+    if (byinsn && (c = cli_check_by_insn("replay", fmt, systemc)))
+        return c;
     if ((c = cli_check_output_of(out, path)) ||
         (c = cli_check_output_of(out, pfile)))
         return c;

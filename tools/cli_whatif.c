@@ -314,14 +314,8 @@ int cli_whatif(int argc, char **argv)
                                          "as # lines, or are json's "
                                          "\"stages\"",
                                table_fmt_name(fmt));
-    if (byinsn && fmt != TFMT_KVM && fmt != TFMT_PERF)
-        return cli_usage_error("whatif", "--by-insn prints '#' lines after a "
-                               "kvm or perf table, not with --format %s",
-                               table_fmt_name(fmt));
-    if (byinsn && systemc)
-        return cli_usage_error("whatif", "--by-insn takes each exit's "
-                               "handler from the direct path, not the "
-                               "SystemC platform");
+    if (byinsn && (c = cli_check_by_insn("whatif", fmt, systemc)))
+        return c;
     if (!out)
         out = "-";
     const char *path = argv[optind];

@@ -220,6 +220,19 @@ int cli_parse_guest_time(const char *cmd, const char *arg, cost_guest_mode *g)
     return 0;
 }
 
+int cli_check_by_insn(const char *cmd, table_fmt fmt, bool systemc)
+{
+    if (fmt != TFMT_KVM && fmt != TFMT_PERF)
+        return cli_usage_error(cmd, "--by-insn prints '#' lines after a kvm "
+                               "or perf table, not with --format %s",
+                               table_fmt_name(fmt));
+    if (systemc)
+        return cli_usage_error(cmd, "--by-insn takes each exit's handler "
+                               "from the direct path, not the SystemC "
+                               "platform");
+    return 0;
+}
+
 int cli_parse_platform(const char *cmd, const char *arg, bool *systemc)
 {
     if (strcmp(arg, "c") != 0 && strcmp(arg, "systemc") != 0)
