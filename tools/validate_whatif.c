@@ -85,6 +85,14 @@ static double case_tb_per_usec(const vcase *c, char *buf, size_t n)
     return tb;
 }
 
+/* A table the case names, read with the case's timebase (above). */
+static sim_err case_read_table(const vcase *c, table *t, const char *path)
+{
+    char tpu[40];
+    return table_read_file_tb(t, path, TFMT_AUTO,
+                              case_tb_per_usec(c, tpu, sizeof tpu));
+}
+
 /* "a b c" -> argv (in place in buf). */
 static int split(char *buf, const char **argv, int max)
 {
@@ -574,9 +582,7 @@ static sim_err scale_to_table(vcase *c, table *pred, uint64_t trace_exits,
         !baseline_table(c, p, sizeof p))
         return SIM_OK;
     static table hw;
-    char tpu[40];
-    sim_err e = table_read_file_tb(&hw, p, TFMT_AUTO,
-                                   case_tb_per_usec(c, tpu, sizeof tpu));
+    sim_err e = case_read_table(c, &hw, p);
     if (e != SIM_OK)
         return e;
     uint64_t total = table_exits(&hw);
@@ -776,11 +782,7 @@ static sim_err measured(vcase *c, table *t, unsigned long seed,
     char p[600], buf[512], seed_set[40], sets[256];
     if (vcase_path(c, "measured.table", p, sizeof p)) {
         note(c, notes, "measured: %s", vcase_get(c, "measured.table"));
-    {
-        char tpu[40];
-        return table_read_file_tb(t, p, TFMT_AUTO,
-                                  case_tb_per_usec(c, tpu, sizeof tpu));
-    }
+        return case_read_table(c, t, p);
     }
     snprintf(seed_set, sizeof seed_set, "seed=%lu", seed);
     const char *a = vcase_get(c, "measured.record");
@@ -976,14 +978,13 @@ static sim_err draws_objective(const vcase *c, const char *trace,
                                stats_unit unit, calib_objective **obj,
                                char *name, size_t n)
 {
-    char p[600], tpu[40];
+    char p[600];
     if (!calibration_table(c, p, sizeof p))
         return sim_fail(SIM_ERR_FORMAT, "param_draws needs calibrate.table");
     const char *slash = strrchr(p, '/');
     snprintf(name, n, "%.200s", slash ? slash + 1 : p);
     static table cal;
-    sim_err e = table_read_file_tb(&cal, p, TFMT_AUTO,
-                                   case_tb_per_usec(c, tpu, sizeof tpu));
+    sim_err e = case_read_table(c, &cal, p);
     if (e == SIM_OK)
         e = calib_objective_open(obj, trace, &cal, unit);
     return e;
@@ -1603,9 +1604,7 @@ sim_err validate_whatif(vcase *c, vstatus *st, char *verdict,
     char mp[600];
     if (vcase_path(c, "measured.table", mp, sizeof mp)) {
         static table early_meas;
-        char tpu[40];
-        sim_err me = table_read_file_tb(&early_meas, mp, TFMT_AUTO,
-                                        case_tb_per_usec(c, tpu, sizeof tpu));
+        sim_err me = case_read_table(c, &early_meas, mp);
         if (me != SIM_OK)
             return me;
         /* a synthesised or recorded baseline's records carry cpu440's
