@@ -270,6 +270,16 @@ struct whatif_env {
      * not yet set against a re-derived one (docs/whatif.md, "Host TLB
      * pressure") */
     uint64_t owed[2];
+    /* The exits' pcs: accesses the trace shows as hits (the guest fetched
+     * there). Where the baseline's soft TLB holds the pc's page and the
+     * prediction's lost it, the prediction takes an ITLBVIRT miss there,
+     * inserted, unless a credit stands: a pc whose page the prediction's
+     * holds and the baseline's lost (the mirror of the owed misses). One
+     * credit, or one credit used, per residency of the page: per slot, the
+     * slot version (+1) it was counted at (docs/whatif.md, "Host TLB
+     * pressure") */
+    uint64_t pc_credit;
+    uint64_t base_mark[TLB440_MAX], pred_mark[TLB440_MAX];
 };
 
 sim_err xf_parse_none(const char *name, void **state, const char *opts)
@@ -561,6 +571,50 @@ bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
     return is_virt_miss((exit_type)rec->type) && resident(env->pred.m, rec);
 }
 
+/* An exit of the trace at pc (not a VIRT miss): the guest fetched from
+ * the pc's page there, which the trace shows as a hit. Both soft TLBs are
+ * asked, as for a miss (the shadow PID of the guest's mode): where only
+ * the prediction's lost the page, the prediction takes an ITLBVIRT miss
+ * at the pc (inserted before the exit, priced, mapping the page), unless
+ * a credit stands; where only the baseline's lost it, a credit. Each once
+ * per residency of the page in the side that holds it (its slot's
+ * version). Evidence of both signs is the same sample of the trace's
+ * accesses, so two sides that differ by their noise alone set them
+ * against each other (docs/whatif.md, "Host TLB pressure"). */
+static void pc_evidence(whatif_env *env, const trace_rec *r)
+{
+    tlb440 *tb = cost_tlb(env->base.m), *tp = cost_tlb(env->pred.m);
+    unsigned pid = (r->flags & TRF_GUEST_PR) ? 0 : 1;
+    int sb = tlb440_utlb_find(tb, r->pc, 1, pid);
+    int sp = tlb440_utlb_find(tp, r->pc, 1, pid);
+    if (sb >= 0 && sp < 0) {
+        uint64_t v = (uint64_t)tlb440_slot_versions(tb)[sb] + 1;
+        if (env->base_mark[sb] == v)
+            return;
+        if (env->pc_credit) {
+            env->pc_credit--;
+            env->base_mark[sb] = v;
+            env->res->misses_pc_credit_used++;
+            return;
+        }
+        trace_rec q = {.kind = TREC_EXIT,
+                       .type = EXIT_ITLBVIRT,
+                       .irq = BOOKE_IRQ_ITLB_MISS,
+                       .flags = (uint8_t)(r->flags & TRF_GUEST_PR),
+                       .pc = r->pc,
+                       .addr = r->pc};
+        whatif_env_insert(env, &q);
+        env->res->misses_pc_inserted++;
+    } else if (sb < 0 && sp >= 0) {
+        uint64_t v = (uint64_t)tlb440_slot_versions(tp)[sp] + 1;
+        if (env->pred_mark[sp] == v)
+            return;
+        env->pred_mark[sp] = v;
+        env->pc_credit++;
+        env->res->misses_pc_credit++;
+    }
+}
+
 /* The guest's own timer ticks on wall time (KVM emulates its decrementer
  * with a host timer), so the exits its tick causes - the interrupt's
  * emulated instructions, the misses of the timer, scheduler and RCU pages
@@ -644,6 +698,8 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         pred_timed(env, false);
         return;
     }
+    if (!virt && r->pc)
+        pc_evidence(env, r);
     xf_exit x = {.rec = *r};
     if (virt) {
         /* Both soft TLBs are the recorder's UTLB with their own host noise:

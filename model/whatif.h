@@ -173,6 +173,14 @@ typedef struct whatif_result {
                                         TLB holds, kept against one owed */
     uint64_t misses_owed_left;       /* owed at the end: misses the
                                         prediction would add, not added */
+    uint64_t misses_pc_inserted;     /* ITLBVIRT misses inserted at an
+                                        exit's pc whose page the
+                                        prediction's soft TLB lost and the
+                                        baseline's holds */
+    uint64_t misses_pc_credit;       /* exits' pcs whose page the
+                                        prediction's holds and the
+                                        baseline's lost: credits */
+    uint64_t misses_pc_credit_used;  /* insertions a credit stood for */
     uint64_t timed_trace, timed_pred; /* DEC+EXTINT: the trace's, the
                                          prediction's; on the SystemC
                                          platform DEC+EXTINT+SIGNAL made by

@@ -246,9 +246,10 @@ sim_cli_test(whatif_guest_line 0
   "~^# guest time of the removed exits: their entries took 0.0000[1-9][0-9]* s with them \\([1-9][0-9]* cycles each: stub, tail, refills\\), their runs [0-9.]+ s and the patched code [0-9.]+ s went to the runs before. [0-9.]+% of the baseline's guest intervals are under 1 usec"
   whatif @cost_mix.bin --transform pv)
 # The owed VIRT misses (docs/whatif.md, "Host TLB pressure"): the report's
-# line; the identity (null) owes and keeps none.
+# line with the exits' pcs' insertions and credits; the identity (null)
+# owes, keeps, inserts and credits none.
 sim_cli_test(whatif_owed_line 0
-  "~^# VIRT misses owed .docs/whatif.md, .Host TLB pressure..: 0 of the trace's to a page the prediction's soft TLB lost and the baseline's holds. 0 re-derived misses kept against them, 0 owed at the end .not added.$"
+  "~^# VIRT misses owed .docs/whatif.md, .Host TLB pressure..: 0 of the trace's to a page the prediction's soft TLB lost and the baseline's holds. 0 re-derived misses kept against them, 0 owed at the end .not added.. at the exits' pcs 0 ITLBVIRT inserted .page lost by the prediction's, held by the baseline's., 0 credits .the other way round., 0 used against an insertion$"
   whatif @cost_mix.bin --transform null)
 sim_cli_test(whatif_json_guest 0
   "~\"baseline_intervals_under_1_usec\": 1$"

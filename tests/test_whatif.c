@@ -598,6 +598,76 @@ static void test_owed_miss_keeps_a_rederived_one(void)
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 132);
 }
 
+/* The exits' pcs (docs/whatif.md, "Host TLB pressure"): a pc is a fetch
+ * the trace shows as a hit. Host pages off, pure round robin: 63 slots in
+ * the baseline, 32 in the prediction (tlb-slots=32); DTLBVIRT misses to
+ * pages of one guest entry (all new pages: both sides miss them alike):
+ *   pages 0..39   the baseline holds all, the prediction 8..39 (32..39 in
+ *                 its slots 0..7, its index at 8)
+ *   pc in page 3  the baseline holds it, the prediction lost it: an
+ *                 ITLBVIRT inserted (1), mapped in the prediction's slot 8
+ *   pc in page 3  both hold it: nothing
+ *   pages 40..62  the baseline's slots 40..62 (its index wraps to 0), the
+ *                 prediction's 9..31 (wraps to 0)
+ *   pages 63..66  the baseline evicts pages 0..3, the prediction 32..35
+ *   pc in page 3  the baseline lost it, the prediction holds it: a credit
+ *   pc in page 3  the same residency: no second credit
+ *   pc in page 5  the baseline holds it, the prediction lost it: the
+ *                 credit stands for it, nothing inserted
+ *   pc in page 5  the same residency: nothing
+ *   pc in page 6  as page 5, no credit left: inserted (2)
+ *   pc in page 6  both hold it: nothing.
+ * So 2 ITLBVIRT in the prediction, none in the baseline; without the rule
+ * none. */
+static size_t pc_line(size_t n, int page, int tb)
+{
+    return n + (size_t)snprintf(owed_trace + n, sizeof owed_trace - n,
+                                "exit EMUL_WRTEE irq=6 pc=0x%08x "
+                                "inst=0x7c000146 tb=%d guest=1000 flags=G\n",
+                                0xc0100100u + 4096u * (unsigned)page, tb);
+}
+
+static void test_pc_evidence_inserts_a_miss(void)
+{
+    params p;
+    quiet(&p);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_common_host_pages, 0, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_path_host_pages, 0, "t"), SIM_OK);
+    size_t n = (size_t)snprintf(
+        owed_trace, sizeof owed_trace,
+        HEAD "gtlb index=2 tid=0 w0=0xc0000270 w1=0x00000000 w2=0x0000003f "
+             "tb=500\n");
+    int tb = 1000;
+    for (int i = 0; i < 40; i++)
+        n = owed_line(n, i, tb++);
+    n = pc_line(n, 3, tb++);
+    n = pc_line(n, 3, tb++);
+    for (int i = 40; i < 67; i++)
+        n = owed_line(n, i, tb++);
+    static const int pcs[] = {3, 3, 5, 5, 6, 6};
+    for (size_t k = 0; k < sizeof pcs / sizeof pcs[0]; k++)
+        n = pc_line(n, pcs[k], tb++);
+    snprintf(owed_trace + n, sizeof owed_trace - n,
+             "exit SYSCALL irq=8 pc=0x10000000 tb=%d guest=1000 flags=G,PR\n",
+             tb);
+    pack(owed_trace);
+    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=32", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_base, EXIT_DTLBVIRT), 67);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_DTLBVIRT), 67);
+    CU_ASSERT_EQUAL(cnt(&g_base, EXIT_ITLBVIRT), 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 2);
+    CU_ASSERT_EQUAL(g_res.misses_pc_inserted, 2);
+    CU_ASSERT_EQUAL(g_res.misses_pc_credit, 1);
+    CU_ASSERT_EQUAL(g_res.misses_pc_credit_used, 1);
+    CU_ASSERT_EQUAL(g_res.misses_rederived, 0);
+    CU_ASSERT_EQUAL(g_res.misses_lost_pred, 0);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_EMUL_WRTEE), 8);
+    /* the identity (63 slots) sees both sides alike: nothing either way */
+    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=63", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 0);
+    CU_ASSERT_EQUAL(g_res.misses_pc_credit, 0);
+}
+
 /* null changes nothing without options; cycles=N only prices (with the
  * host's noise off no exit, page or fill moves); its options are checked */
 static void test_null_is_the_identity(void)
@@ -1194,6 +1264,8 @@ static CU_TestInfo tests[] = {
     {"tlb-slots keeps pages resident", test_tlb_slots_keep_pages_resident},
     {"an owed VIRT miss keeps a re-derived one",
      test_owed_miss_keeps_a_rederived_one},
+    {"an exit's pc whose page the prediction lost inserts a miss",
+     test_pc_evidence_inserts_a_miss},
     {"null is the identity", test_null_is_the_identity},
     {"lazy-tlb: flag scan on every entry", test_lazy_tlb_adds_the_flag_scan_to_every_entry},
     {"no-iccci: no invalidate, fewer refills", test_no_iccci_removes_the_invalidate_and_refills},

@@ -30,8 +30,10 @@ static void help(FILE *f)
         "workload or the kernel as the real change would; the cycle model then\n"
         "re-derives the run length, the time-driven exits (DEC and EXTINT keep\n"
         "their place in guest time; SIGNAL follows the workload), the host TLB\n"
-        "pressure (VIRT misses\n"
-        "re-derived with the shared round-robin UTLB) and cache warmth.\n"
+        "pressure (VIRT misses re-derived with the shared round-robin UTLB:\n"
+        "removed where only the baseline's soft TLB lost the page, ITLBVIRT\n"
+        "inserted at an exit's pc whose page only the prediction's lost; a\n"
+        "trace holds no hits, so no D-side miss is added) and cache warmth.\n"
         "Semantics and kernel sources of each transform: docs/whatif.md.\n"
         "\n"
         "transforms (compose with ',', options after ':', a value after '='):\n");
@@ -507,10 +509,16 @@ int cli_whatif(int argc, char **argv)
                     "pressure\"): %llu of the trace's to a page the "
                     "prediction's soft TLB lost and the baseline's holds; "
                     "%llu re-derived misses kept against them, %llu owed at "
-                    "the end (not added)\n",
+                    "the end (not added); at the exits' pcs %llu ITLBVIRT "
+                    "inserted (page lost by the prediction's, held by the "
+                    "baseline's), %llu credits (the other way round), %llu "
+                    "used against an insertion\n",
                     (unsigned long long)res.misses_lost_pred,
                     (unsigned long long)res.misses_kept_owed,
-                    (unsigned long long)res.misses_owed_left);
+                    (unsigned long long)res.misses_owed_left,
+                    (unsigned long long)res.misses_pc_inserted,
+                    (unsigned long long)res.misses_pc_credit,
+                    (unsigned long long)res.misses_pc_credit_used);
             char gl[512];
             whatif_guest_line(gl, sizeof gl, &res);
             fprintf(of.f, "# %s\n", gl);
