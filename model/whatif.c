@@ -686,6 +686,9 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
     bool virt = is_virt_miss(t);
     bool held0 = virt && resident(env->base.m, r);
     bool held1 = virt && resident(env->pred.m, r);
+    /* both soft TLBs as the exit comes, before either side prices it */
+    if (!virt && r->pc && !time_driven(r))
+        pc_evidence(env, r);
     uint64_t gamma = env->base.gsum;
     uint64_t gbase = side_hook_exit(env, &env->base, *r);
     env->res->base_intervals++;
@@ -698,8 +701,6 @@ static void one_exit(whatif_env *env, whatif_chain *c, const trace_rec *r)
         pred_timed(env, false);
         return;
     }
-    if (!virt && r->pc)
-        pc_evidence(env, r);
     xf_exit x = {.rec = *r};
     if (virt) {
         /* Both soft TLBs are the recorder's UTLB with their own host noise:

@@ -555,7 +555,7 @@ static void test_tlb_slots_keep_pages_resident(void)
  *                 against the one owed
  *   page 21       the same, nothing owed: re-derived away.
  * The one-sided rule removed 9 of them; this one 8, and keeps 132. */
-static char owed_trace[16384];
+static char owed_trace[131072];
 static size_t owed_line(size_t n, int page, int tb)
 {
     return n + (size_t)snprintf(owed_trace + n, sizeof owed_trace - n,
@@ -666,6 +666,30 @@ static void test_pc_evidence_inserts_a_miss(void)
     CU_ASSERT_EQUAL_FATAL(run("tlb-slots=63", &p, STATS_TICKS), SIM_OK);
     CU_ASSERT_EQUAL(cnt(&g_pred, EXIT_ITLBVIRT), 0);
     CU_ASSERT_EQUAL(g_res.misses_pc_credit, 0);
+    /* with host pages, an exit's own fills evict guest pages, its pc's
+     * among them: both soft TLBs are asked before either side prices the
+     * exit (asked after the baseline's pricing, the identity took credits) */
+    CU_ASSERT_EQUAL(params_set(&p, PARAM_common_host_pages, 4, "t"), SIM_OK);
+    n = (size_t)snprintf(
+        owed_trace, sizeof owed_trace,
+        HEAD "gtlb index=2 tid=0 w0=0xc0000270 w1=0x00000000 w2=0x0000003f "
+             "tb=500\n");
+    tb = 1000;
+    for (int i = 0; i < 100; i++) {
+        n = owed_line(n, i, tb++);
+        for (int j = i - 62; j < i - 54; j++)
+            if (j >= 0)
+                n = pc_line(n, j, tb++);
+    }
+    snprintf(owed_trace + n, sizeof owed_trace - n,
+             "exit SYSCALL irq=8 pc=0x10000000 tb=%d guest=1000 flags=G,PR\n",
+             tb);
+    pack(owed_trace);
+    CU_ASSERT_EQUAL_FATAL(run("tlb-slots=63", &p, STATS_TICKS), SIM_OK);
+    CU_ASSERT_EQUAL(g_res.misses_pc_credit, 0);
+    CU_ASSERT_EQUAL(g_res.misses_pc_inserted, 0);
+    for (int t = 0; t < EXIT__COUNT; t++)
+        CU_ASSERT_EQUAL(g_base.rows[t].count, g_pred.rows[t].count);
 }
 
 /* null changes nothing without options; cycles=N only prices (with the
