@@ -605,6 +605,12 @@ static void pc_evidence(whatif_env *env, const trace_rec *r)
                        .addr = r->pc};
         whatif_env_insert(env, &q);
         env->res->misses_pc_inserted++;
+        /* the miss maps the page; should it not (no guest entry left for
+         * it), no other miss for this residency of the baseline's. A page
+         * the prediction maps and loses again while the baseline holds it
+         * is a miss again. */
+        if (tlb440_utlb_find(tp, r->pc, 1, pid) < 0)
+            env->base_mark[sb] = v;
     } else if (sb < 0 && sp >= 0) {
         uint64_t v = (uint64_t)tlb440_slot_versions(tp)[sp] + 1;
         if (env->pred_mark[sp] == v)
