@@ -476,6 +476,7 @@ static sim_err load_header(void *ctx, const trace_header *h)
 {
     load_pass *l = ctx;
     l->c->h = *h;
+    l->r->clock_hz = (double)h->tb_hz;
     return SIM_OK;
 }
 
@@ -1698,6 +1699,25 @@ void calib_write_round(FILE *f, const char *pfx, const calib_result *r)
                    "start's %.6g: the fit made the model worse on this "
                    "table (its rows above say where)\n",
                 pfx, r->cost, r->cost0);
+    /* a CPI no 440 has: the fit made up for something the model was told
+     * wrong; for both, the clock the table's usec are read at (a board
+     * faster than that needs fewer cycles an instruction to fill them),
+     * for the guest's also the profile's run lengths */
+    for (int k = 0; k < r->nparam; k++) {
+        const calib_param *p = &r->par[k];
+        if ((p->state != CALIB_FITTED && !p->first_round) ||
+            (p->id != PARAM_cpi && p->id != PARAM_guest_cpi) ||
+            !(p->value < CALIB_CPI_FLOOR))
+            continue;
+        fprintf(f, "%sWARNING: fitted %s %.3g is below %.1f, the 440's "
+                   "dual-issue floor: is the board faster than the %.0f MHz "
+                   "its table is read at (core_hz)?%s\n",
+                pfx, param_name(p->id), p->value, CALIB_CPI_FLOOR,
+                r->clock_hz / 1e6,
+                p->id == PARAM_guest_cpi ? " Or the profile's guest runs "
+                                           "longer than the table's?"
+                                         : "");
+    }
 }
 
 void calib_write_values(FILE *f, const calib_result *r)

@@ -97,6 +97,11 @@ void calib_noise(const calib_sample *hw, const calib_sample *m,
 #define CALIB_TAU_AVG 0.01
 #define CALIB_TAU_SD (CALIB_TAU_AVG / CALIB_W_SD)
 
+/* The PPC440 issues at most two instructions a cycle (docs/kvm440.md,
+ * "Pipeline"): a fitted `cpi` or `guest_cpi` below this is no 440's, and
+ * the calibration says so (calib_write_round). */
+#define CALIB_CPI_FLOOR 0.5
+
 typedef struct calib_opts {
     bool fit[PARAM__COUNT];         /* candidates */
     double lo[PARAM__COUNT], hi[PARAM__COUNT];
@@ -161,6 +166,8 @@ typedef struct calib_result {
     char status[120];        /* how the fit ended */
     unsigned iterations, evaluations;
     uint64_t trace_exits, fit_exits, hw_exits;
+    double clock_hz;         /* the trace's timebase: the core clock the
+                                table's usec are read at (Hz) */
     /* refinement: the subsample stage's exits, iterations, status and
      * total (usec) on the subsample and on the whole trace */
     bool refined;
@@ -196,8 +203,9 @@ void calib_write_report(FILE *f, const calib_result *r);
  * fitted, no degrees of freedom): never a bare "nan". */
 void calib_write_resvar(FILE *f, const calib_result *r);
 /* Lines (each prefixed with `pfx`, under 200 characters: an INI comment)
- * about the whole-number search and a fitted point worse than its start;
- * nothing when neither applies. */
+ * about the whole-number search, a fitted point worse than its start and
+ * a fitted cycles-per-instruction below the 440's dual-issue floor
+ * (CALIB_CPI_FLOOR); nothing when none applies. */
 void calib_write_round(FILE *f, const char *pfx, const calib_result *r);
 
 /* The points of the total's error (percent of the table's total) the rows
