@@ -1644,12 +1644,47 @@ void calib_write_report(FILE *f, const calib_result *r)
                    "subsample bias %+.2f%%)",
                 r->total_full, pct(r->total_full, r->total_hw),
                 pct(r->total, r->total_full));
-    fprintf(f, "\n# objective (0.5 x sum of squared weighted residuals): "
+    fputc('\n', f);
+    calib_write_unfitted(f, "# ", r);
+    fprintf(f, "# objective (0.5 x sum of squared weighted residuals): "
                "start %.6g, fitted %.6g; residual variance ",
             r->cost0, r->cost);
     calib_write_resvar(f, r);
     fputc('\n', f);
     calib_write_round(f, "# ", r);
+}
+
+double calib_unfitted_points(const calib_result *r)
+{
+    double x = 0;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const calib_row *w = &r->row[i];
+        if (w->used && w->weight == 0 && isfinite(w->sum) &&
+            isfinite(w->sum_hw))
+            x += pct(w->sum, w->sum_hw) * w->sum_hw / r->total_hw;
+    }
+    return x;
+}
+
+void calib_write_unfitted(FILE *f, const char *pfx, const calib_result *r)
+{
+    bool any = false;
+    for (int i = 0; i < EXIT__COUNT; i++) {
+        const calib_row *w = &r->row[i];
+        if (!w->used || w->weight != 0 || !isfinite(w->sum) ||
+            !isfinite(w->sum_hw))
+            continue;
+        if (!any)
+            fprintf(f, "%snot fitted:", pfx);
+        fprintf(f, "%s %s %+.2f points", any ? "," : "",
+                exit_name((exit_type)i),
+                pct(w->sum, w->sum_hw) * w->sum_hw / r->total_hw);
+        any = true;
+    }
+    if (any)
+        fprintf(f, " of the total (the guest's idle phase); the fitted "
+                   "rows %+.2f%%\n",
+                pct(r->total, r->total_hw) - calib_unfitted_points(r));
 }
 
 void calib_write_round(FILE *f, const char *pfx, const calib_result *r)

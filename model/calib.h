@@ -207,6 +207,17 @@ void calib_write_resvar(FILE *f, const calib_result *r);
  * a fitted cycles-per-instruction below the 440's dual-issue floor
  * (CALIB_CPI_FLOOR); nothing when none applies. */
 void calib_write_round(FILE *f, const char *pfx, const calib_result *r);
+
+/* The points of the total's error (percent of the table's total) the rows
+ * the fit gives no weight (a table's own EMUL_WAIT row: the guest's idle
+ * phase) carry, at the fitted point; 0 without such a row. */
+double calib_unfitted_points(const calib_result *r);
+
+/* One line, pfx first, naming each row not fitted with its points of the
+ * total's error and the fitted rows' part ("not fitted: EMUL_WAIT -4.57
+ * points of the total ...; the fitted rows -0.13%"); nothing without such
+ * a row. The parameters file carries it (sim validate reads it). */
+void calib_write_unfitted(FILE *f, const char *pfx, const calib_result *r);
 /* `name = value` lines of every fitted parameter (the header is the
  * caller's); whole-number parameters are whole. */
 void calib_write_values(FILE *f, const calib_result *r);

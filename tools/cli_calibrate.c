@@ -468,6 +468,7 @@ int cli_calibrate(int argc, char **argv)
         fprintf(f, " (%+.2f%% on the whole trace)",
                 100 * (r.total_full - r.total_hw) / r.total_hw);
     fprintf(f, "\n");
+    calib_write_unfitted(f, "; ", &r);
     if (wi >= 0)
         fprintf(f, "; worst avg error of the rows with >= 1%% of the time: "
                    "%s %+.2f%%\n", exit_name((exit_type)wi),
