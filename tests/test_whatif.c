@@ -565,16 +565,24 @@ static size_t owed_line(size_t n, int page, int tb)
                                 0xc0100000u + 4096u * (unsigned)page, tb);
 }
 
-static void test_owed_miss_keeps_a_rederived_one(void)
+/* The two tests of the soft TLBs' lockstep: quiet parameters without the
+ * host's own pages (a pure round robin), and the trace's head with one
+ * guest TLB entry at 0xc0000000; returns the head's length. */
+static size_t owed_setup(params *p)
 {
-    params p;
-    quiet(&p);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_common_host_pages, 0, "t"), SIM_OK);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_path_host_pages, 0, "t"), SIM_OK);
-    size_t n = (size_t)snprintf(
+    quiet(p);
+    CU_ASSERT_EQUAL(params_set(p, PARAM_common_host_pages, 0, "t"), SIM_OK);
+    CU_ASSERT_EQUAL(params_set(p, PARAM_path_host_pages, 0, "t"), SIM_OK);
+    return (size_t)snprintf(
         owed_trace, sizeof owed_trace,
         HEAD "gtlb index=2 tid=0 w0=0xc0000270 w1=0x00000000 w2=0x0000003f "
              "tb=500\n");
+}
+
+static void test_owed_miss_keeps_a_rederived_one(void)
+{
+    params p;
+    size_t n = owed_setup(&p);
     int tb = 1000;
     for (int i = 0; i < 70; i++)
         n = owed_line(n, i, tb++);
@@ -630,13 +638,7 @@ static size_t pc_line(size_t n, int page, int tb)
 static void test_pc_evidence_inserts_a_miss(void)
 {
     params p;
-    quiet(&p);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_common_host_pages, 0, "t"), SIM_OK);
-    CU_ASSERT_EQUAL(params_set(&p, PARAM_path_host_pages, 0, "t"), SIM_OK);
-    size_t n = (size_t)snprintf(
-        owed_trace, sizeof owed_trace,
-        HEAD "gtlb index=2 tid=0 w0=0xc0000270 w1=0x00000000 w2=0x0000003f "
-             "tb=500\n");
+    size_t n = owed_setup(&p);
     int tb = 1000;
     for (int i = 0; i < 40; i++)
         n = owed_line(n, i, tb++);
