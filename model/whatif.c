@@ -557,13 +557,20 @@ static bool is_virt_miss(exit_type t)
 
 /* Whether a side's soft TLB holds a shadow entry for the page of a VIRT
  * miss record (the hardware searches TS 1 with the shadow PID). */
+/* The UTLB slot of a soft TLB holding the guest page of ea in the
+ * shadow PID of the record's guest mode (0 in user mode, 1 in supervisor
+ * mode, docs/kvm440.md §3), or -1. */
+static int shadow_slot(tlb440 *t, uint32_t ea, const trace_rec *r)
+{
+    return tlb440_utlb_find(t, ea, 1, (r->flags & TRF_GUEST_PR) ? 0 : 1);
+}
+
 static bool resident(cost_model *m, const trace_rec *r)
 {
     uint32_t ea = r->addr;
     if (r->type == EXIT_ITLBVIRT && !ea)
         ea = r->pc;
-    unsigned pid = (r->flags & TRF_GUEST_PR) ? 0 : 1;
-    return tlb440_utlb_find(cost_tlb(m), ea, 1, pid) >= 0;
+    return shadow_slot(cost_tlb(m), ea, r) >= 0;
 }
 
 bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
@@ -584,9 +591,7 @@ bool whatif_env_holds(whatif_env *env, const trace_rec *rec)
 static void pc_evidence(whatif_env *env, const trace_rec *r)
 {
     tlb440 *tb = cost_tlb(env->base.m), *tp = cost_tlb(env->pred.m);
-    unsigned pid = (r->flags & TRF_GUEST_PR) ? 0 : 1;
-    int sb = tlb440_utlb_find(tb, r->pc, 1, pid);
-    int sp = tlb440_utlb_find(tp, r->pc, 1, pid);
+    int sb = shadow_slot(tb, r->pc, r), sp = shadow_slot(tp, r->pc, r);
     if (sb >= 0 && sp < 0) {
         uint64_t v = (uint64_t)tlb440_slot_versions(tb)[sb] + 1;
         if (env->base_mark[sb] == v)
@@ -609,7 +614,7 @@ static void pc_evidence(whatif_env *env, const trace_rec *r)
          * it), no other miss for this residency of the baseline's. A page
          * the prediction maps and loses again while the baseline holds it
          * is a miss again. */
-        if (tlb440_utlb_find(tp, r->pc, 1, pid) < 0)
+        if (shadow_slot(tp, r->pc, r) < 0)
             env->base_mark[sb] = v;
     } else if (sb < 0 && sp >= 0) {
         uint64_t v = (uint64_t)tlb440_slot_versions(tp)[sp] + 1;
